@@ -1,0 +1,61 @@
+"""Reference answers: what the model solutions return for each call, computed once per task
+and reused for every student.
+
+For a search call, per input: the root ``value`` (the root player's view), the first optimal
+``action``, every root action with its exact value (``action_values``) and the ``optimal_actions``
+among them, the nodes visited in order (``visits``) and where ``utility`` and ``evaluate`` were
+asked.  For a plain call (e.g. an evaluation function): the ``value`` returned.
+"""
+
+from __future__ import annotations
+
+from reference.evaluation import EVALUATIONS
+from reference.search import SEARCHES, action_values, alphabeta
+
+from .calls import Call
+from .checks.common import same_number
+from .games import make_game
+
+
+def answer_call(call: Call) -> list[dict]:
+    if call.convention == "plain":
+        evaluation = EVALUATIONS[call.reference]
+        return [{"value": evaluation(*item)} for item in call.inputs()]
+    if call.convention == "game":
+        return [answer_search(call.reference, spec, call.args[0] if call.args else None,
+                              call.prune_on_equality) for spec in call.inputs()]
+    raise ValueError(f"no reference for calling convention {call.convention!r}")
+
+
+def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool) -> dict:
+    search = SEARCHES[reference]
+    game, root = make_game(spec)
+    if search is alphabeta:
+        value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
+    else:
+        value, action = search(game, root, depth)
+    log = game.visit_log()
+    values_game, values_root = make_game(spec)
+    exact = action_values(values_game, values_root, depth)
+    return {
+        "value": value,
+        "action": action,
+        "action_values": [[a, v] for a, v in exact.items()],
+        "optimal_actions": [a for a, v in exact.items() if same_number(v, value)],
+        "visits": log["visits"],
+        "utility_calls": log["utility_calls"],
+        "evaluate_calls": log["evaluate_calls"],
+    }
+
+
+class AnswerBook:
+    """Reference answers of every call of a course, computed on first use, then shared."""
+
+    def __init__(self):
+        self._answers: dict[str, list[dict]] = {}
+
+    def __getitem__(self, call: Call) -> list[dict]:
+        key = call.key()
+        if key not in self._answers:
+            self._answers[key] = answer_call(call)
+        return self._answers[key]

@@ -1,0 +1,74 @@
+"""Calls of student functions, and what came back: the plain data passed along the pipeline.
+
+A ``Call`` names one student function and the inputs it is run on.  Several checks that need
+the same run share one ``Call`` (they compare different parts of the same observation), and
+the reference answer of a ``Call`` is computed once for the whole batch of students.
+
+``items`` are the inputs, each JSON-able: for the ``game`` convention a game spec (the child
+builds a recording game from it and calls ``function(game, root, *args)``), for the ``plain``
+convention a list of positional arguments (``function(*item)``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Call:
+    module: str
+    function: str
+    convention: str          # "game" | "plain"
+    items: tuple             # canonical JSON texts of the inputs, one run each
+    args: tuple = ()         # extra positional arguments after (game, state), e.g. depth
+    time_limit: float = 2.0  # seconds for the whole call, all items together
+    prune_on_equality: bool = True  # how the reference cuts; not sent to the child
+    reference: str = ""      # the model solution answering this call; not sent to the child
+
+    def key(self) -> str:
+        """A stable identity, also used to order calls reproducibly."""
+        return json.dumps([self.module, self.function, self.convention, list(self.items),
+                           list(self.args), self.prune_on_equality, self.reference], sort_keys=True)
+
+    def inputs(self) -> list:
+        return [json.loads(item) for item in self.items]
+
+    def request(self) -> dict:
+        """What the child receives: everything it needs, nothing it must not see."""
+        return {"op": "call", "module": self.module, "function": self.function,
+                "convention": self.convention, "items": self.inputs(),
+                "args": list(self.args)}
+
+
+# Call-level outcomes: every item of the call shares them.
+CALL_FAILURES = ("missing-module", "missing-function", "import-error", "import-timeout",
+                 "timeout", "crashed",
+                 "budget", "protocol")
+
+
+@dataclass(frozen=True)
+class ItemOutcome:
+    """One run of the student function on one input, as reported by the child."""
+
+    status: str                       # "ok" | "error"
+    returned: Any = None              # plain JSON data (the child converted it)
+    log: dict | None = None           # the recording game's visit log ("game" convention)
+    error: dict | None = None         # {"type", "message", "file", "line", "traceback"}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything the parent learned from one ``Call``."""
+
+    status: str                       # "ok" or one of CALL_FAILURES
+    items: tuple = ()                 # ItemOutcome per input, when status == "ok"
+    error: dict | None = None         # details of a call-level failure
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+
+def canonical(value) -> str:
+    """The canonical JSON text of an input, so that equal inputs make equal calls."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,63 @@
+"""Check kinds: what a check needs run, and its verdict as a pure function.
+
+One module per kind, registered in ``KINDS``.  A kind module provides
+
+* ``KIND`` and ``OPTIONS`` (the option names a task file may set),
+* ``applies_to(function)``: which student functions it can check,
+* ``parse_options(item, context, line) -> dict``: options from the task file, reporting
+  problems through ``context.problem``,
+* ``calls(task, check) -> list[Call]``: the runs of student code it needs,
+* ``judge(check, observations, answers) -> Verdict``: pure, no processes, no I/O.
+
+Verdicts carry a message key and facts, never prose: the words live in the message catalogue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..yamlsrc import Problem
+
+
+@dataclass
+class TaskContext:
+    """What a check kind may look at while its options are read."""
+
+    task_id: str
+    game: str
+    game_spec: str | None
+    functions: tuple
+    depth: int | None
+    file: str
+    problems: list = field(default_factory=list)
+
+    def problem(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.file, line, message))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    check: Any               # tasks.Check
+    passed: bool
+    score: float
+    reason: str              # message key, e.g. "value.wrong"
+    facts: dict = field(default_factory=dict)
+
+    @property
+    def max_score(self) -> float:
+        return self.check.points
+
+
+def passed(check, reason: str = "ok", **facts) -> Verdict:
+    return Verdict(check, True, check.points, reason, facts)
+
+
+def failed(check, reason: str, **facts) -> Verdict:
+    return Verdict(check, False, 0.0, reason, facts)
+
+
+from . import action, count, evaluate, random_trees, value, visited  # noqa: E402
+
+KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
+                                            random_trees)}

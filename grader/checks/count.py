@@ -1,0 +1,51 @@
+"""``count``: the number of nodes the search visits, against the reference's count.
+
+``bound: equal`` (default), ``at_most`` or ``at_least``; ``slack: n`` widens the bound by n
+nodes.
+"""
+
+from . import failed, passed
+from .common import SEARCH_FUNCTIONS, run_failure, search_call
+
+KIND = "count"
+OPTIONS = ("bound", "slack")
+BOUNDS = ("equal", "at_most", "at_least")
+
+
+def applies_to(function):
+    return function in SEARCH_FUNCTIONS
+
+
+def parse_options(item, context, line):
+    bound = item.get("bound", "equal")
+    if bound not in BOUNDS:
+        context.problem(item.line_of("bound"), f"bound must be one of {', '.join(BOUNDS)}")
+    slack = item.get("slack", 0)
+    if isinstance(slack, bool) or not isinstance(slack, int) or slack < 0:
+        context.problem(item.line_of("slack"), "slack must be a whole number of nodes >= 0")
+        slack = 0
+    if context.game_spec is None:
+        context.problem(line, "a count check needs the task's game")
+    return {"bound": bound, "slack": slack}
+
+
+def calls(task, check):
+    return [search_call(task, check.function)]
+
+
+def judge(check, observations, answers):
+    failure = run_failure(check, observations[0])
+    if failure:
+        return failure
+    log = observations[0].items[0].log
+    if log.get("foreign_states"):
+        return failed(check, "visited.foreign", count=log["foreign_states"])
+    observed = len(log["visits"])
+    reference = len(answers[0][0]["visits"])
+    bound, slack = check.option("bound", "equal"), check.option("slack", 0)
+    facts = {"observed": observed, "reference": reference, "slack": slack}
+    if bound in ("equal", "at_most") and observed > reference + slack:
+        return failed(check, "count.too-many", **facts)
+    if bound in ("equal", "at_least") and observed < reference - slack:
+        return failed(check, "count.too-few", **facts)
+    return passed(check, **facts)

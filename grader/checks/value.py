@@ -1,0 +1,36 @@
+"""``value``: the value the search returns at the root equals the reference's."""
+
+from . import failed, passed
+from .common import (SEARCH_FUNCTIONS, describe, read_search_result, run_failure,
+                     same_number, search_call)
+
+KIND = "value"
+OPTIONS = ()
+
+
+def applies_to(function):
+    return function in SEARCH_FUNCTIONS
+
+
+def parse_options(item, context, line):
+    if context.game_spec is None:
+        context.problem(line, "a value check needs the task's game (tree, tictactoe or nim)")
+    return {}
+
+
+def calls(task, check):
+    return [search_call(task, check.function)]
+
+
+def judge(check, observations, answers):
+    failure = run_failure(check, observations[0])
+    if failure:
+        return failure
+    expected = answers[0][0]["value"]
+    returned = observations[0].items[0].returned
+    value, _, _ = read_search_result(returned)
+    if value is None:
+        return failed(check, "result.shape", observed=describe(returned))
+    if not same_number(value, expected):
+        return failed(check, "value.wrong", expected=expected, observed=value)
+    return passed(check, expected=expected, observed=value)

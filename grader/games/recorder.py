@@ -1,0 +1,121 @@
+"""The game object a search receives, and the log of what the search visited.
+
+Visits are counted per node of the game tree, not per distinct board: a node is *visited*
+the first time any method other than ``result`` receives it, and a board reached by two move
+orders is two nodes.  To tell such nodes apart, every state the recorder hands out is a
+subclass of the state's natural type (``str`` for boards and tree nodes, ``tuple`` for the
+matchstick game) that carries its node name; it compares, hashes and prints exactly like the
+plain value.  Generating children (``result``, ``successors``) visits only the parent.
+
+Runs next to student code: standard library only, never imports ``reference``.
+"""
+
+_TAGGED_TYPES = {}
+
+
+def _tagged_type(base):
+    if base not in _TAGGED_TYPES:
+        # Same name as the base type, so a student's print or type check sees what it expects.
+        _TAGGED_TYPES[base] = type(base.__name__, (base,), {"__module__": base.__module__})
+    return _TAGGED_TYPES[base]
+
+
+def tag(state, node_name):
+    """``state`` as a value of a subclass of its own type that remembers ``node_name``."""
+    tagged = _tagged_type(type(state))(state)
+    tagged._grader_node = node_name
+    return tagged
+
+
+class VisitLog:
+    """What one search did: nodes in first-visit order, and where it asked for values."""
+
+    def __init__(self):
+        self.visits = []
+        self.seen = set()
+        self.utility_calls = []
+        self.evaluate_calls = []
+        self.foreign_states = 0
+
+    def visit(self, node_name):
+        if node_name not in self.seen:
+            self.seen.add(node_name)
+            self.visits.append(node_name)
+
+    def as_json(self):
+        return {
+            "visits": list(self.visits),
+            "utility_calls": list(self.utility_calls),
+            "evaluate_calls": list(self.evaluate_calls),
+            "foreign_states": self.foreign_states,
+        }
+
+
+class RecordingGame:
+    """The interface of the default calling convention, instrumented.
+
+    Methods: ``to_move``, ``actions``, ``result``, ``successors``, ``is_terminal``,
+    ``utility`` and ``evaluate``; ``utility`` and ``evaluate`` take the player whose point of
+    view the value is from.
+    """
+
+    def __init__(self, rules):
+        self._rules = rules
+        self._log = VisitLog()
+
+    # -- bookkeeping -------------------------------------------------------------------
+    def root(self):
+        state = self._rules.initial_state()
+        return tag(state, self._rules.identify(state) or "root")
+
+    def node_of(self, state):
+        """The node name of a state handed out by this game, or None for a foreign one."""
+        name = getattr(state, "_grader_node", None)
+        if name is None:
+            name = self._rules.identify(state)
+        return name
+
+    def _visit(self, state):
+        name = self.node_of(state)
+        if name is None:
+            self._log.foreign_states += 1
+        else:
+            self._log.visit(name)
+        return name
+
+    def visit_log(self):
+        return self._log.as_json()
+
+    # -- the game interface ------------------------------------------------------------
+    def to_move(self, state):
+        self._visit(state)
+        return self._rules.to_move(state)
+
+    def actions(self, state):
+        self._visit(state)
+        return self._rules.actions(state)
+
+    def result(self, state, action):
+        parent = self.node_of(state)
+        child = self._rules.result(state, action)
+        if parent is None:
+            return child
+        return tag(child, self._rules.node_name(parent, action, child))
+
+    def successors(self, state):
+        self._visit(state)
+        return [(action, self.result(state, action)) for action in self._rules.actions(state)]
+
+    def is_terminal(self, state):
+        self._visit(state)
+        return self._rules.is_terminal(state)
+
+    def utility(self, state, player):
+        name = self._visit(state)
+        self._log.utility_calls.append(name)
+        return self._rules.utility(state, player)
+
+    def evaluate(self, state, player):
+        name = self._visit(state)
+        self._log.evaluate_calls.append(name)
+        return self._rules.evaluate(state, player)

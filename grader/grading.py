@@ -1,0 +1,178 @@
+"""Grading: runs the calls a course needs on one submission and judges every check.
+
+The parent decides every verdict: the child only reports what the student's functions
+returned and visited (plain JSON), and ``judge`` compares that with the reference answers.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import checks as check_kinds
+from .answers import AnswerBook
+from .calls import Call, ItemOutcome, Observation
+from .checks import Verdict
+from .sandbox.launcher import ISOLATION_LEVEL, Child, ChildFailure
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which calls each check needs, in a fixed order: the same for every submission."""
+
+    checks: tuple            # tasks.Check, in course order
+    calls_of: dict           # check id -> tuple of Call
+    calls: tuple             # distinct calls, in first-use order
+
+    @classmethod
+    def of(cls, course, only_visible: bool = False) -> "Plan":
+        chosen, calls_of, calls = [], {}, {}
+        for task in course.tasks:
+            for check in task.checks:
+                if only_visible and check.visibility != "visible":
+                    continue
+                needed = tuple(check_kinds.KINDS[check.kind].calls(task, check))
+                chosen.append(check)
+                calls_of[check.id] = needed
+                for call in needed:
+                    calls.setdefault(call.key(), call)
+        return cls(tuple(chosen), calls_of, tuple(calls.values()))
+
+
+@dataclass
+class SubmissionResult:
+    student: str
+    verdicts: list
+    output: dict = field(default_factory=dict)
+    isolation: str = ISOLATION_LEVEL
+    seconds: float = 0.0
+    problem: str | None = None       # message key for a submission-level problem
+
+    @property
+    def score(self) -> float:
+        return sum(v.score for v in self.verdicts)
+
+    @property
+    def max_score(self) -> float:
+        return sum(v.max_score for v in self.verdicts)
+
+
+def observe(call: Call, reply: dict) -> Observation:
+    """An ``Observation`` from a child's reply, accepting only the expected plain shapes."""
+    status = reply.get("status") if isinstance(reply, dict) else None
+    if status != "ok":
+        known = ("missing-module", "missing-function", "import-error", "protocol")
+        error = reply.get("error") if isinstance(reply, dict) else None
+        return Observation(status if status in known else "protocol",
+                           error=error if isinstance(error, dict) else None)
+    items = reply.get("items")
+    if not isinstance(items, list) or len(items) != len(call.items):
+        return Observation("protocol", error={"message": "wrong number of results"})
+    outcomes = []
+    for item in items:
+        if not isinstance(item, dict) or item.get("status") not in ("ok", "error"):
+            return Observation("protocol", error={"message": "malformed result"})
+        log = item.get("log")
+        if call.convention == "game" and item["status"] == "ok" and not _valid_log(log):
+            return Observation("protocol", error={"message": "malformed visit log"})
+        error = item.get("error") if isinstance(item.get("error"), dict) else None
+        outcomes.append(ItemOutcome(item["status"], item.get("returned"), log, error))
+    return Observation("ok", tuple(outcomes))
+
+
+def _valid_log(log) -> bool:
+    return (isinstance(log, dict) and isinstance(log.get("visits"), list)
+            and all(isinstance(v, str) for v in log["visits"])
+            and isinstance(log.get("foreign_states"), int))
+
+
+class SubmissionRun:
+    """Runs the plan's calls for one submission within its time budget."""
+
+    def __init__(self, child_script: Path, submission: Path, budget: float):
+        self.child_script = child_script
+        self.submission = submission
+        self.budget = budget
+        self.spent = 0.0
+        self.loaded: dict[str, Observation | None] = {}
+
+    def run(self, calls) -> tuple[dict, dict]:
+        observations = {}
+        with tempfile.TemporaryDirectory(prefix="grader-scratch-") as scratch:
+            child = Child(self.child_script, self.submission, Path(scratch))
+            try:
+                for call in calls:
+                    observations[call.key()] = self.run_call(child, call)
+            finally:
+                child.stop()
+            output = child.output()
+        return observations, output
+
+    def run_call(self, child: Child, call: Call) -> Observation:
+        failure = self.load(child, call.module, call.time_limit)
+        if failure is not None:
+            return failure
+        reply = self.request(child, call.request(), call.time_limit)
+        if isinstance(reply, Observation):
+            return reply
+        return observe(call, reply)
+
+    def load(self, child: Child, module: str, time_limit: float) -> Observation | None:
+        """Import a student module once, with its own time limit; a failure is remembered."""
+        if module not in self.loaded:
+            reply = self.request(child, {"op": "load", "module": module}, time_limit)
+            if isinstance(reply, Observation):
+                self.loaded[module] = Observation(
+                    "import-timeout" if reply.status == "timeout" else reply.status,
+                    error={**(reply.error or {}), "module": module})
+            elif reply.get("status") == "ok":
+                self.loaded[module] = None
+            else:
+                self.loaded[module] = observe(Call(module, "", "plain", ()), reply)
+        return self.loaded[module]
+
+    def request(self, child: Child, message: dict, time_limit: float):
+        remaining = self.budget - self.spent
+        if remaining <= 0:
+            return Observation("budget", error={"seconds": self.budget})
+        limit = min(time_limit, remaining)
+        started = time.monotonic()
+        try:
+            return child.request(message, limit)
+        except ChildFailure as failure:
+            if failure.status == "timeout" and limit < time_limit:
+                return Observation("budget", error={"seconds": self.budget})
+            return Observation(failure.status, error=failure.details)
+        finally:
+            self.spent += time.monotonic() - started
+
+
+def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdict]:
+    verdicts = []
+    for check in plan.checks:
+        calls = plan.calls_of[check.id]
+        kind = check_kinds.KINDS[check.kind]
+        verdicts.append(kind.judge(check, [observations[c.key()] for c in calls],
+                                   [answers[c] for c in calls]))
+    return verdicts
+
+
+def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
+                     budget: float) -> SubmissionResult:
+    started = time.monotonic()
+    files = [p for p in submission.iterdir() if not p.name.startswith(".")] \
+        if submission.is_dir() else []
+    if not files:
+        observations = {call.key(): Observation("missing-module", error={
+            "module": call.module, "file": call.module + ".py"}) for call in plan.calls}
+        result = SubmissionResult(submission.name, judge_all(plan, observations, answers),
+                                  problem="submission.empty")
+    else:
+        run = SubmissionRun(child_script, submission, budget)
+        observations, output = run.run(plan.calls)
+        result = SubmissionResult(submission.name, judge_all(plan, observations, answers),
+                                  output=output)
+    result.seconds = time.monotonic() - started
+    return result

@@ -1,0 +1,151 @@
+"""The parent's side of a child run: stage the runner, start the child, send calls, enforce
+time limits, and clean up the whole process group.
+
+Isolation level ``process`` (this module): a fresh interpreter started with ``-I -S -B`` (no
+site-packages, no environment influence, no bytecode written into the student's folder), an
+empty environment, a new session, the student's folder as the only addition to its import
+path, stdin from /dev/null, stdout and stderr to size-capped files, and a wall-clock limit per
+call after which the whole process group is killed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+GRADER_DIR = Path(__file__).resolve().parent.parent
+# The only parts of the grader that run next to student code (see child.py's docstring).
+CHILD_SIDE = ("games", "conventions", "sandbox/child.py")
+OUTPUT_CAP = 64 * 1024
+REPLY_CAP = 64 * 1024 * 1024
+ISOLATION_LEVEL = "process"
+
+
+def stage_runner(destination: Path) -> Path:
+    """Copy the child-side modules into ``destination/grader``; return the child script."""
+    package = destination / "grader"
+    package.mkdir(parents=True, exist_ok=True)
+    (package / "__init__.py").write_text('"""Child-side copy of the grader: games and '
+                                         'conventions only."""\n')
+    (package / "sandbox").mkdir(exist_ok=True)
+    (package / "sandbox" / "__init__.py").write_text("")
+    for part in CHILD_SIDE:
+        source = GRADER_DIR / part
+        if source.is_dir():
+            shutil.copytree(source, package / part, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(source, package / part)
+    return package / "sandbox" / "child.py"
+
+
+class ChildFailure(Exception):
+    def __init__(self, status: str, details: dict):
+        super().__init__(status)
+        self.status = status
+        self.details = details
+
+
+class Child:
+    """One running child process for one submission; restarted after a timeout or crash."""
+
+    def __init__(self, child_script: Path, submission: Path, scratch: Path):
+        self.child_script = child_script
+        self.submission = submission.resolve()
+        self.scratch = scratch
+        self.process: subprocess.Popen | None = None
+        self.stdout_path = scratch / "stdout.txt"
+        self.stderr_path = scratch / "stderr.txt"
+
+    def start(self) -> None:
+        request_read, self.request_write = os.pipe()
+        self.reply_read, reply_write = os.pipe()
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+               "PYTHONIOENCODING": "utf-8"}
+        with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-B", str(self.child_script), str(request_read),
+                 str(reply_write), str(self.submission)],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+                cwd=self.scratch, pass_fds=(request_read, reply_write),
+                start_new_session=True, close_fds=True)
+        os.close(request_read)
+        os.close(reply_write)
+        self.buffer = b""
+
+    def request(self, message: dict, timeout: float) -> dict:
+        """Send one request and wait at most ``timeout`` seconds for its reply."""
+        if self.process is None:
+            self.start()
+        deadline = time.monotonic() + timeout
+        try:
+            os.write(self.request_write, (json.dumps(message) + "\n").encode())
+        except (BrokenPipeError, OSError):
+            raise self._died()
+        while b"\n" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.stop()
+                raise ChildFailure("timeout", {"seconds": timeout})
+            ready, _, _ = select.select([self.reply_read], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(self.reply_read, 1 << 20)
+            if not chunk:
+                raise self._died()
+            self.buffer += chunk
+            if len(self.buffer) > REPLY_CAP:
+                self.stop()
+                raise ChildFailure("protocol", {"message": "reply too large"})
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        try:
+            return json.loads(line)
+        except ValueError:
+            self.stop()
+            raise ChildFailure("protocol", {"message": "the child's reply was not JSON"})
+
+    def _died(self) -> ChildFailure:
+        code = self.process.wait() if self.process else None
+        self.stop()
+        detail = (f"signal {signal.Signals(-code).name}" if code is not None and code < 0
+                  else f"exit status {code}")
+        return ChildFailure("crashed", {"detail": detail})
+
+    def stop(self) -> None:
+        """Kill the child's whole process group and close the pipes."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for fd in (self.request_write, self.reply_read):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.process = None
+
+    def output(self) -> dict:
+        """What the student's code printed, capped."""
+        result = {}
+        for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)):
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read(OUTPUT_CAP + 1)
+            except OSError:
+                data = b""
+            text = data[:OUTPUT_CAP].decode("utf-8", errors="replace")
+            result[name] = text + ("\n[…]" if len(data) > OUTPUT_CAP else "")
+        return result

@@ -1,0 +1,601 @@
+"""Task files (YAML) -> immutable task objects, with every error reported as ``file:line``.
+
+A task file describes one exercise sheet::
+
+    course:                       # optional header; defaults in brackets
+      title: Blatt 3
+      language: de                # [en] language of the feedback
+      prune_on_equality: true     # [true] alpha-beta cuts when beta <= alpha
+      limits: {call_seconds: 2, submission_seconds: 60}
+      modules: {minimax: minimax, alphabeta: minimax, negamax: minimax, evaluate: evaluation}
+    tasks:
+      - id: tree-blatt3
+        title: Minimax am Baum
+        game: tree                # tree | tictactoe | nim | none
+        tree: {A: {B: [8, 7, 3], C: [2, 4]}}
+        functions: [minimax, alphabeta]
+        depth: 2                  # optional: depth-limited search, passed after (game, state)
+        checks:
+          - {kind: value, points: 1}                       # for every function of the task
+          - {kind: visited, function: alphabeta, points: 2, visibility: hidden}
+        expect:                   # optional pins, verified by `grader validate`
+          alphabeta: {value: 3, action: B, visited: 16, pruned: [D2, D3]}
+
+``load_course(path)`` reads a file or every ``*.yaml`` in a folder and returns a ``Course``,
+or raises ``TaskFileError`` listing *every* problem found, before any grading starts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import checks as check_kinds
+from .calls import canonical
+from .games.tictactoe import normalise_board
+from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
+
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax")
+DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
+                   "evaluate": "evaluation"}
+GAMES = ("tree", "tictactoe", "nim", "none")
+LANGUAGES = ("de", "en")
+VISIBILITIES = ("visible", "hidden")
+TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+class TaskFileError(Exception):
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class Limits:
+    call_seconds: float = 2.0
+    submission_seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str                  # unique in the course, e.g. "tree-blatt3/alphabeta/visited"
+    task_id: str
+    kind: str
+    function: str
+    points: float
+    visibility: str
+    options: tuple           # sorted (name, value) pairs, values JSON-able
+    file: str
+    line: int
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return dict(self.options).get(name, default)
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    title: str
+    file: str
+    line: int
+    game: str                # one of GAMES
+    game_spec: str | None    # canonical JSON of the game spec, None for game "none"
+    functions: tuple
+    depth: int | None
+    prune_on_equality: bool
+    modules: tuple           # (function, module) pairs
+    references: tuple        # (function, reference name) pairs
+    limits: Limits
+    checks: tuple
+    pins: tuple              # (function, ((field, value, line), ...), line)
+
+    def module_of(self, function: str) -> str:
+        return dict(self.modules)[function]
+
+    def reference_of(self, function: str) -> str:
+        return dict(self.references).get(function, function)
+
+    @property
+    def max_score(self) -> float:
+        return sum(check.points for check in self.checks)
+
+
+@dataclass(frozen=True)
+class Course:
+    title: str
+    language: str
+    files: tuple
+    tasks: tuple = field(default_factory=tuple)
+
+    @property
+    def max_score(self) -> float:
+        return sum(task.max_score for task in self.tasks)
+
+    def task(self, task_id: str) -> Task:
+        for task in self.tasks:
+            if task.id == task_id:
+                return task
+        raise KeyError(task_id)
+
+
+# ---------------------------------------------------------------------------------------
+def task_files(path: Path | str) -> list[Path]:
+    path = Path(path)
+    if path.is_dir():
+        return sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
+    return [path]
+
+
+def load_course(path: Path | str) -> Course:
+    path = Path(path)
+    if not path.exists():
+        raise TaskFileError([Problem(str(path), 0, "no such file or folder; pass the task "
+                                     "file or folder with --tasks")])
+    files = task_files(path)
+    if not files:
+        raise TaskFileError([Problem(str(path), 0, "the folder holds no *.yaml task file")])
+    problems: list[Problem] = []
+    tasks: list[Task] = []
+    titles, languages = [], []
+    seen_ids: dict[str, str] = {}
+    for file in files:
+        reader = _SheetReader(str(file), problems)
+        sheet = reader.read()
+        if sheet is None:
+            continue
+        title, language, sheet_tasks = sheet
+        titles.append(title)
+        languages.append(language)
+        for task in sheet_tasks:
+            if task.id in seen_ids:
+                problems.append(Problem(task.file, task.line, f"task id {task.id!r} is used "
+                                        f"twice (first at {seen_ids[task.id]}); ids must be "
+                                        "unique"))
+            seen_ids.setdefault(task.id, f"{task.file}:{task.line}")
+            tasks.append(task)
+    if problems:
+        raise TaskFileError(problems)
+    return Course(title=" · ".join(t for t in titles if t) or path.stem,
+                  language=languages[0] if languages else "en",
+                  files=tuple(str(f) for f in files), tasks=tuple(tasks))
+
+
+class _SheetReader:
+    """Reads one task file, collecting problems instead of stopping at the first."""
+
+    def __init__(self, file: str, problems: list[Problem]):
+        self.file = file
+        self.problems = problems
+
+    def problem(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.file, line, message))
+
+    def read(self):
+        document, problems = load(self.file)
+        self.problems.extend(problems)
+        if document is None:
+            return None
+        if not isinstance(document, LocatedDict):
+            self.problem(line_of(document, 1), "a task file is a mapping with the keys "
+                         "'course' (optional) and 'tasks'")
+            return None
+        self.unknown_keys(document, ("course", "tasks"))
+        header = document.get("course", LocatedDict())
+        if not isinstance(header, LocatedDict):
+            self.problem(document.line_of("course"), "'course' must be a mapping")
+            header = LocatedDict()
+        self.unknown_keys(header, ("title", "language", "prune_on_equality", "limits",
+                                   "modules"))
+        title = str(header.get("title", ""))
+        language = header.get("language", "en")
+        if language not in LANGUAGES:
+            self.problem(header.line_of("language"), f"language {language!r} is not "
+                         f"supported; use one of {', '.join(LANGUAGES)}")
+            language = "en"
+        prune = self.boolean(header, "prune_on_equality", True)
+        limits = self.limits(header.get("limits"), header.line_of("limits"))
+        modules = dict(DEFAULT_MODULES)
+        raw_modules = header.get("modules", {})
+        if not isinstance(raw_modules, dict):
+            self.problem(header.line_of("modules"), "'modules' maps function names to "
+                         "module names, e.g. {minimax: minimax}")
+        else:
+            for function, module in raw_modules.items():
+                if not isinstance(module, str) or not module.isidentifier():
+                    self.problem(raw_modules.line_of(function), f"module {module!r} of "
+                                 f"{function!r} is not a Python module name")
+                else:
+                    modules[str(function)] = module
+        raw_tasks = document.get("tasks")
+        if not isinstance(raw_tasks, LocatedList) or not raw_tasks:
+            self.problem(document.line_of("tasks") if "tasks" in document else 1,
+                         "'tasks' must be a non-empty list of tasks")
+            return title, language, []
+        tasks = []
+        for index, raw in enumerate(raw_tasks):
+            task = self.task(raw, raw_tasks.line_of(index), prune, limits, modules)
+            if task is not None:
+                tasks.append(task)
+        return title, language, tasks
+
+    # -- small readers -----------------------------------------------------------------
+    def unknown_keys(self, mapping: LocatedDict, known) -> None:
+        for key in mapping:
+            if key not in known:
+                self.problem(mapping.line_of(key), f"unknown key {key!r}; known keys here: "
+                             f"{', '.join(known)}")
+
+    def boolean(self, mapping, key, default):
+        value = mapping.get(key, default)
+        if not isinstance(value, bool):
+            self.problem(mapping.line_of(key), f"{key!r} must be true or false")
+            return default
+        return value
+
+    def limits(self, raw, line) -> Limits:
+        if raw is None:
+            return Limits()
+        if not isinstance(raw, LocatedDict):
+            self.problem(line, "'limits' must be a mapping with call_seconds and/or "
+                         "submission_seconds")
+            return Limits()
+        self.unknown_keys(raw, ("call_seconds", "submission_seconds"))
+        values = {}
+        for key in ("call_seconds", "submission_seconds"):
+            if key in raw:
+                value = raw[key]
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                    self.problem(raw.line_of(key), f"{key} must be a positive number of seconds")
+                else:
+                    values[key] = float(value)
+        return Limits(**values)
+
+    # -- one task ----------------------------------------------------------------------
+    def task(self, raw, line, prune_default, limits, modules) -> Task | None:
+        if not isinstance(raw, LocatedDict):
+            self.problem(line, "each task is a mapping with at least id, game and checks")
+            return None
+        before = len(self.problems)
+        self.unknown_keys(raw, ("id", "title", "game", "tree", "board", "sticks", "take",
+                                "last_loses", "functions", "function", "depth",
+                                "prune_on_equality", "checks", "expect", "reference",
+                                "visibility", "limits"))
+        task_id = raw.get("id")
+        if not isinstance(task_id, str) or not TASK_ID.match(task_id):
+            self.problem(raw.line_of("id") if "id" in raw else raw.line,
+                         "every task needs an 'id' of letters, digits, '-', '_' or '.', "
+                         "e.g. id: tree-blatt3")
+            task_id = f"<task at line {raw.line}>"
+        title = str(raw.get("title", task_id))
+        game = raw.get("game", "none")
+        if game not in GAMES:
+            self.problem(raw.line_of("game"), f"unknown game {game!r}; use one of "
+                         f"{', '.join(GAMES)}")
+            game = "none"
+        game_spec = self.game_spec(game, raw)
+        functions = self.functions(raw, modules)
+        depth = raw.get("depth")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                  or depth < 1):
+            self.problem(raw.line_of("depth"), "depth must be a whole number of plies >= 1 "
+                         "(leave it out to search to the end of the game)")
+            depth = None
+        if depth is not None and game_spec is not None and game == "tree":
+            self.check_horizon(game_spec, depth, raw.line_of("depth"))
+        if depth is not None and game in ("tictactoe", "nim"):
+            self.problem(raw.line_of("depth"), f"{game} has no heuristic to evaluate at a "
+                         "horizon; use a tree with heuristic values, e.g. \"C (4)\"")
+        prune = self.boolean(raw, "prune_on_equality", prune_default)
+        task_limits = self.limits(raw.get("limits"), raw.line_of("limits")) \
+            if "limits" in raw else limits
+        references = self.references(raw, functions)
+        visibility = raw.get("visibility", "visible")
+        if visibility not in VISIBILITIES:
+            self.problem(raw.line_of("visibility"), f"visibility must be one of "
+                         f"{', '.join(VISIBILITIES)}")
+            visibility = "visible"
+        context = check_kinds.TaskContext(task_id=task_id, game=game, game_spec=game_spec,
+                                          functions=tuple(functions), depth=depth,
+                                          file=self.file, problems=self.problems)
+        task_checks = self.checks(raw, context, visibility)
+        pins = self.pins(raw, functions)
+        if len(self.problems) > before:
+            return None
+        return Task(id=task_id, title=title, file=self.file, line=raw.line, game=game,
+                    game_spec=game_spec, functions=tuple(functions), depth=depth,
+                    prune_on_equality=prune,
+                    modules=tuple((f, modules[f]) for f in functions),
+                    references=tuple(sorted(references.items())), limits=task_limits,
+                    checks=tuple(task_checks), pins=pins)
+
+    def functions(self, raw, modules) -> list[str]:
+        value = raw.get("functions", raw.get("function"))
+        key = "functions" if "functions" in raw else "function"
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            self.problem(raw.line_of(key) if key in raw else raw.line,
+                         "name the student function(s) this task calls, e.g. "
+                         "functions: [minimax, alphabeta]")
+            return []
+        for function in value:
+            if function not in modules:
+                self.problem(raw.line_of(key), f"no module is known for function "
+                             f"{function!r}; add it under course.modules")
+        if len(set(value)) != len(value):
+            self.problem(raw.line_of(key), "a function is listed twice")
+        return [f for f in value if f in modules]
+
+    def references(self, raw, functions) -> dict:
+        from reference.evaluation import EVALUATIONS
+        from reference.search import SEARCHES
+        known = {**{name: "search" for name in SEARCHES}, **{name: "evaluation" for name in EVALUATIONS}}
+        value = raw.get("reference", {})
+        result = {}
+        if not isinstance(value, dict):
+            self.problem(raw.line_of("reference"), "'reference' maps a function to the model "
+                         "solution it is compared with, e.g. {evaluate: tictactoe-lines}")
+            return result
+        for function, name in value.items():
+            if function not in functions:
+                self.problem(value.line_of(function), f"{function!r} is not one of this "
+                             "task's functions")
+            elif name not in known:
+                self.problem(value.line_of(function), f"unknown reference {name!r}; known: "
+                             f"{', '.join(sorted(known))}")
+            else:
+                result[function] = name
+        for function in functions:
+            if function not in SEARCHES and function not in result:
+                self.problem(raw.line_of("functions") if "functions" in raw else raw.line,
+                             f"say which model solution {function!r} is compared with, e.g. "
+                             f"reference: {{{function}: tictactoe-lines}}")
+        return result
+
+    # -- games -------------------------------------------------------------------------
+    def game_spec(self, game, raw) -> str | None:
+        if game == "none":
+            return None
+        if game == "tictactoe":
+            board = raw.get("board")
+            if not isinstance(board, str):
+                self.problem(raw.line_of("board") if "board" in raw else raw.line,
+                             "a tictactoe task needs board: \"X.O/.X./..O\" (rows of X, O, .)")
+                return None
+            try:
+                return canonical({"kind": "tictactoe", "board": normalise_board(board)})
+            except ValueError as error:
+                self.problem(raw.line_of("board"), str(error))
+                return None
+        if game == "nim":
+            sticks, take = raw.get("sticks"), raw.get("take", 2)
+            for key, value, low in (("sticks", sticks, 0), ("take", take, 1)):
+                if isinstance(value, bool) or not isinstance(value, int) or value < low or value > 60:
+                    self.problem(raw.line_of(key) if key in raw else raw.line,
+                                 f"a nim task needs {key}: a whole number from {low} to 60")
+                    return None
+            last_loses = self.boolean(raw, "last_loses", True)
+            return canonical({"kind": "nim", "sticks": sticks, "max_take": take,
+                              "last_loses": last_loses})
+        tree = raw.get("tree")
+        if not isinstance(tree, LocatedDict) or len(tree) != 1:
+            self.problem(raw.line_of("tree") if "tree" in raw else raw.line,
+                         "a tree task needs tree: with exactly one root, e.g. "
+                         "tree: {A: {B: [8, 7, 3], C: [2, 4]}}")
+            return None
+        builder = _TreeBuilder(self)
+        root_key = next(iter(tree))
+        root = builder.node(root_key, tree[root_key], tree.line_of(root_key))
+        if root is None:
+            return None
+        return canonical({"kind": "tree", "root": root, "nodes": builder.nodes})
+
+    def check_horizon(self, game_spec, depth, line) -> None:
+        import json
+        spec = json.loads(game_spec)
+        nodes = spec["nodes"]
+        frontier = [spec["root"]]
+        for _ in range(depth):
+            frontier = [c for name in frontier for c in nodes[name].get("children", [])]
+        missing = [n for n in frontier if nodes[n].get("children") and nodes[n].get("eval") is None]
+        if missing:
+            self.problem(line, f"depth {depth} evaluates the nodes {', '.join(missing)} at the "
+                         "horizon, but they have no heuristic value; write them as "
+                         "\"NAME (value)\"")
+
+    # -- checks and pins ---------------------------------------------------------------
+    def checks(self, raw, context, default_visibility) -> list[Check]:
+        raw_checks = raw.get("checks")
+        if not isinstance(raw_checks, LocatedList) or not raw_checks:
+            self.problem(raw.line_of("checks") if "checks" in raw else raw.line,
+                         "a task needs a non-empty list of checks, e.g. "
+                         "checks: [{kind: value, points: 1}]")
+            return []
+        result: list[Check] = []
+        used_ids: set[str] = set()
+        for index, item in enumerate(raw_checks):
+            line = raw_checks.line_of(index)
+            if not isinstance(item, LocatedDict) or "kind" not in item:
+                self.problem(line, "each check is a mapping with a kind, e.g. "
+                             "{kind: value, points: 1}")
+                continue
+            kind = item["kind"]
+            module = check_kinds.KINDS.get(kind)
+            if module is None:
+                self.problem(item.line_of("kind"), f"unknown check kind {kind!r}; known: "
+                             f"{', '.join(sorted(check_kinds.KINDS))}")
+                continue
+            points = item.get("points", 1)
+            if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
+                self.problem(item.line_of("points"), "points must be a number >= 0")
+                points = 0
+            visibility = item.get("visibility", default_visibility)
+            if visibility not in VISIBILITIES:
+                self.problem(item.line_of("visibility"), "visibility must be visible or hidden")
+                visibility = "visible"
+            functions = self.check_functions(item, context, module)
+            options = module.parse_options(item, context, line)
+            extra = set(item) - {"kind", "points", "visibility", "function"} - set(module.OPTIONS)
+            for key in sorted(extra, key=str):
+                self.problem(item.line_of(key), f"unknown option {key!r} for a {kind} check; "
+                             f"known: {', '.join(module.OPTIONS) or 'none'}")
+            for function in functions:
+                check_id = f"{context.task_id}/{function}/{kind}"
+                number = 2
+                while check_id in used_ids:
+                    check_id = f"{context.task_id}/{function}/{kind}-{number}"
+                    number += 1
+                used_ids.add(check_id)
+                result.append(Check(id=check_id, task_id=context.task_id, kind=kind,
+                                    function=function, points=float(points),
+                                    visibility=visibility,
+                                    options=tuple(sorted(options.items())),
+                                    file=self.file, line=line))
+        return result
+
+    def check_functions(self, item, context, module) -> list[str]:
+        if "function" in item:
+            function = item["function"]
+            if function not in context.functions:
+                self.problem(item.line_of("function"), f"{function!r} is not one of this task's "
+                             f"functions ({', '.join(context.functions)})")
+                return []
+            functions = [function]
+        else:
+            functions = list(context.functions)
+        fitting = [f for f in functions if module.applies_to(f)]
+        if not fitting and functions:
+            self.problem(item.line_of("kind"), f"a {module.KIND} check does not apply to "
+                         f"{', '.join(functions)}")
+        return fitting
+
+    def pins(self, raw, functions) -> tuple:
+        value = raw.get("expect")
+        if value is None:
+            return ()
+        if not isinstance(value, LocatedDict):
+            self.problem(raw.line_of("expect"), "'expect' maps a function to pinned answers, "
+                         "e.g. {alphabeta: {value: 3, visited: 16}}")
+            return ()
+        pins = []
+        for function, fields in value.items():
+            if function not in functions or function not in SEARCH_FUNCTIONS:
+                self.problem(value.line_of(function), f"cannot pin answers of {function!r}: pin "
+                             "the search functions of this task")
+                continue
+            if not isinstance(fields, LocatedDict):
+                self.problem(value.line_of(function), "pins are a mapping of value, action, "
+                             "visited (a count) and pruned (a list of nodes)")
+                continue
+            self.unknown_keys(fields, ("value", "action", "visited", "pruned"))
+            pins.append((function, tuple((k, _freeze(v), fields.line_of(k))
+                                         for k, v in fields.items()), value.line_of(function)))
+        return tuple(pins)
+
+
+def _freeze(value):
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+class _TreeBuilder:
+    """Nested YAML -> {name: {"children": [...], "eval": h} | {"value": v}}.
+
+    A node is a key ``NAME`` or ``NAME (h)`` (h: heuristic value for depth-limited search)
+    whose value is a mapping of named children, a list, or a number (a leaf).  In a list,
+    bare numbers are leaves and nested lists inner nodes, named after their parent plus their
+    position (``D`` -> ``D1``, ``D2``; ``A1`` -> ``A1.1``).
+    """
+
+    KEY = re.compile(r"^\s*([^\s()]+)\s*(?:\(\s*([^()]+?)\s*\))?\s*$")
+
+    def __init__(self, reader: _SheetReader):
+        self.reader = reader
+        self.nodes: dict[str, dict] = {}
+
+    def node(self, key, value, line) -> str | None:
+        match = self.KEY.match(str(key))
+        if not match:
+            self.reader.problem(line, f"{key!r} is not a node name; write NAME or "
+                                "\"NAME (heuristic value)\"")
+            return None
+        name, heuristic = match.group(1), match.group(2)
+        node: dict[str, Any] = {}
+        if heuristic is not None:
+            number = self.number(heuristic, line)
+            if number is not None:
+                node["eval"] = number
+        return self.add(name, node, value, line)
+
+    def add(self, name, node, value, line) -> str | None:
+        if name in self.nodes:
+            self.reader.problem(line, f"node name {name!r} is used twice; node names must be "
+                                "unique (they are the actions of their parent)")
+            return None
+        self.nodes[name] = node
+        if isinstance(value, LocatedDict):
+            if not value:
+                self.reader.problem(line, f"node {name!r} has an empty mapping; give it "
+                                    "children or a value")
+                return None
+            node["children"] = [c for c in (self.node(k, v, value.line_of(k))
+                                            for k, v in value.items()) if c is not None]
+        elif isinstance(value, LocatedList):
+            if not value:
+                self.reader.problem(line, f"node {name!r} has an empty list of children")
+                return None
+            separator = "." if name[-1].isdigit() else ""
+            children = []
+            for index, item in enumerate(value, start=1):
+                child = f"{name}{separator}{index}"
+                item_line = value.line_of(index - 1)
+                if isinstance(item, (LocatedList, LocatedDict)):
+                    children.append(self.add(child, {}, item, item_line))
+                else:
+                    children.append(self.leaf(child, item, item_line))
+            node["children"] = [c for c in children if c is not None]
+        else:
+            self.nodes.pop(name)
+            return self.leaf(name, value, line)
+        return name
+
+    def leaf(self, name, value, line) -> str | None:
+        number = self.number(value, line)
+        if number is None:
+            return None
+        if name in self.nodes:
+            self.reader.problem(line, f"node name {name!r} is used twice")
+            return None
+        self.nodes[name] = {"value": number}
+        return name
+
+    def number(self, value, line):
+        parsed = parse_number(value)
+        if parsed is None:
+            self.reader.problem(line, f"{value!r} is not a number; leaves and heuristic values "
+                                "are finite numbers such as 3, -2.5 or 1e9")
+        return parsed
+
+
+def parse_number(value):
+    """A finite int or float from YAML (which reads ``1e9`` as a string), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = int(text)
+        except ValueError:
+            try:
+                value = float(text)
+            except ValueError:
+                return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return value
+    return value if isinstance(value, int) else None

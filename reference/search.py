@@ -1,0 +1,148 @@
+"""Reference minimax, alpha-beta and negamax for two-player zero-sum games.
+
+Every function takes a game object with the interface of the default calling convention
+(``to_move``, ``actions``, ``result``, ``is_terminal``, ``utility``, ``evaluate``) and a state,
+and returns ``(value, action)``:
+
+* ``value`` is from the point of view of the player to move at ``state`` (called MAX);
+* ``action`` is the *first* optimal action in the game's action order (ties keep the earlier
+  action), or ``None`` at a terminal state.
+
+Children are tried in the order ``game.actions`` lists them, each generated lazily with
+``game.result`` just before it is searched, so the set and order of visited nodes are the
+textbook ones.  Depth-limited search (``depth=d``) calls ``game.evaluate`` on the non-terminal
+nodes ``d`` plies below ``state`` and never looks further; terminal nodes above the horizon
+use ``game.utility``.  Turns must alternate between the two players.
+"""
+
+from math import inf
+
+
+def minimax(game, state, depth=None):
+    """Plain minimax with two mutually recursive functions (lecture: Max-Value/Min-Value)."""
+    player = game.to_move(state)
+
+    def max_value(node, remaining):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if remaining == 0:
+            return game.evaluate(node, player), None
+        best, best_action = -inf, None
+        for action in game.actions(node):
+            value, _ = min_value(game.result(node, action), _less(remaining))
+            if value > best:
+                best, best_action = value, action
+        return best, best_action
+
+    def min_value(node, remaining):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if remaining == 0:
+            return game.evaluate(node, player), None
+        best, best_action = inf, None
+        for action in game.actions(node):
+            value, _ = max_value(game.result(node, action), _less(remaining))
+            if value < best:
+                best, best_action = value, action
+        return best, best_action
+
+    return max_value(state, depth)
+
+
+def alphabeta(game, state, depth=None, prune_on_equality=True):
+    """Alpha-beta search (fail-soft), the lecture's pseudo-code.
+
+    ``prune_on_equality=True`` cuts as soon as ``beta <= alpha`` (the exercise sheet's rule);
+    ``False`` cuts only when ``beta < alpha`` (the rule of courses that prune strictly).
+    The root value is exact either way; the visited nodes differ.
+    """
+    player = game.to_move(state)
+
+    def cut(alpha, beta):
+        return beta <= alpha if prune_on_equality else beta < alpha
+
+    def max_value(node, alpha, beta, remaining):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if remaining == 0:
+            return game.evaluate(node, player), None
+        best, best_action = -inf, None
+        for action in game.actions(node):
+            value, _ = min_value(game.result(node, action), alpha, beta, _less(remaining))
+            if value > best:
+                best, best_action = value, action
+            alpha = max(alpha, best)
+            if cut(alpha, beta):
+                break
+        return best, best_action
+
+    def min_value(node, alpha, beta, remaining):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if remaining == 0:
+            return game.evaluate(node, player), None
+        best, best_action = inf, None
+        for action in game.actions(node):
+            value, _ = max_value(game.result(node, action), alpha, beta, _less(remaining))
+            if value < best:
+                best, best_action = value, action
+            beta = min(beta, best)
+            if cut(alpha, beta):
+                break
+        return best, best_action
+
+    return max_value(state, -inf, inf, depth)
+
+
+def negamax(game, state, depth=None):
+    """The sheet's simplified minimax ``Value(state, sign)``: one function, values negated.
+
+    ``sign`` is +1 where the root player moves and -1 elsewhere; the returned value is the
+    root player's.
+    """
+    player = game.to_move(state)
+
+    def value_of(node, sign, remaining):
+        if game.is_terminal(node):
+            return sign * game.utility(node, player), None
+        if remaining == 0:
+            return sign * game.evaluate(node, player), None
+        best, best_action = -inf, None
+        for action in game.actions(node):
+            value, _ = value_of(game.result(node, action), -sign, _less(remaining))
+            if -value > best:
+                best, best_action = -value, action
+        return best, best_action
+
+    return value_of(state, 1, depth)
+
+
+def action_values(game, state, depth=None):
+    """The exact (depth-limited) minimax value of every action at ``state``, MAX's view.
+
+    Used to accept *any* optimal action: an action is optimal when its value equals the
+    root value.
+    """
+    player = game.to_move(state)
+    values = {}
+    for action in game.actions(state):
+        child = game.result(state, action)
+        values[action] = _value_for(game, child, player, _less(depth))
+    return values
+
+
+def _value_for(game, node, player, remaining):
+    if game.is_terminal(node):
+        return game.utility(node, player)
+    if remaining == 0:
+        return game.evaluate(node, player)
+    values = [_value_for(game, game.result(node, a), player, _less(remaining))
+              for a in game.actions(node)]
+    return max(values) if game.to_move(node) == player else min(values)
+
+
+def _less(remaining):
+    return None if remaining is None else remaining - 1
+
+
+SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax}
