@@ -62,7 +62,7 @@ def describe_exception(error, student_dir):
         file, line = os.path.relpath(os.path.abspath(error.filename), student_dir), error.lineno
     own_frames = traceback.format_list(frames) if frames else []
     try:
-        message = str(error)
+        message = error.msg if isinstance(error, SyntaxError) else str(error)
     except BaseException:
         message = "?"
     text = "".join(own_frames) + f"{type(error).__name__}: {message}"

@@ -1,0 +1,234 @@
+"""The ``grader`` command: grade, check, solve, validate.  Nothing else lives here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .pins import pruned_nodes, verify_pins
+from .tasks import TaskFileError, load_course
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="grader", description="Grade game-tree search "
+                                     "exercises (minimax, alpha-beta, negamax, evaluation).")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    grade = commands.add_parser("grade", help="grade every submission folder; write reports")
+    grade.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
+    grade.add_argument("--submissions", default="submissions",
+                       help="folder with one sub-folder per student [submissions]")
+    grade.add_argument("--out", default="reports", help="where reports go [reports]")
+    grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="submissions graded at once [number of cores]")
+    grade.add_argument("--lang", choices=("de", "en"), help="language of the feedback "
+                       "[the course's]")
+
+    check = commands.add_parser("check", help="self-check one submission folder (visible checks)")
+    check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
+    check.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
+    check.add_argument("--lang", choices=("de", "en"))
+
+    solve = commands.add_parser("solve", help="print the reference answers")
+    solve.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
+    solve.add_argument("--json", action="store_true", help="a JSON array instead of a table")
+
+    validate = commands.add_parser("validate", help="check task files and their pinned answers")
+    validate.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
+
+    args = parser.parse_args(argv)
+    return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
+            "validate": cmd_validate}[args.command](args)
+
+
+def _load(path, err: Console):
+    """The course, or None after printing every problem (file:line: what is wrong)."""
+    try:
+        return load_course(path)
+    except TaskFileError as error:
+        for problem in error.problems:
+            err.print(str(problem), markup=False, highlight=False)
+        err.print(f"{len(error.problems)} problem(s) in the task files; nothing was graded.",
+                  markup=False)
+        return None
+
+
+def _catalogue(course, lang):
+    from .report.messages import Catalogue
+    return Catalogue(lang or course.language)
+
+
+def _pins_hold(course, answers, err: Console) -> bool:
+    problems = verify_pins(course, answers)
+    for problem in problems:
+        err.print(str(problem), markup=False, highlight=False)
+    if problems:
+        err.print("Pinned answers disagree with the reference; fix the pins (or the task).",
+                  markup=False)
+    return not problems
+
+
+def cmd_grade(args) -> int:
+    from .batch import grade_batch, prepare, submission_folders
+    err = Console(stderr=True)
+    course = _load(args.tasks, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    _, answers = prepare(course)
+    if not _pins_hold(course, answers, err):
+        return EXIT_BAD_INPUT
+    root = Path(args.submissions)
+    if not root.is_dir():
+        err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
+                  markup=False)
+        return EXIT_BAD_INPUT
+    folders = submission_folders(root)
+    if not folders:
+        err.print(f"{root}: holds no submission folders", markup=False)
+        return EXIT_BAD_INPUT
+    out = Path(args.out)
+    catalogue = _catalogue(course, args.lang)
+    if err.is_terminal:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=err, transient=True) as bar:
+            job = bar.add_task("grading", total=len(folders))
+
+            def progress(result, done, total):
+                bar.update(job, completed=done, description=f"{result.student}")
+            results = grade_batch(course, folders, out, args.jobs, catalogue, progress)
+    else:
+        def progress(result, done, total):
+            err.print(f"[{done}/{total}] {result.student}: {result.score:g}/{result.max_score:g}",
+                      markup=False, highlight=False)
+        results = grade_batch(course, folders, out, args.jobs, catalogue, progress)
+    average = sum(r.score for r in results) / len(results)
+    err.print(f"Graded {len(results)} submission(s); average {average:.1f}/{course.max_score:g}. "
+              f"Reports: {out}/gradebook.csv, {out}/summary.html", markup=False, highlight=False)
+    return EXIT_OK
+
+
+def cmd_check(args) -> int:
+    from .batch import budget_of, prepare
+    from .grading import grade_submission
+    from .report.views import student_view
+    from .sandbox.launcher import stage_runner
+    console, err = Console(), Console(stderr=True)
+    course = _load(args.tasks, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        err.print(f"{folder}: no such folder", markup=False)
+        return EXIT_BAD_INPUT
+    plan, answers = prepare(course, only_visible=True)
+    with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage:
+        result = grade_submission(plan, answers, stage_runner(Path(stage)), folder.resolve(),
+                                  budget_of(course))
+    catalogue = _catalogue(course, args.lang)
+    view = student_view(result, course, catalogue, html=False)
+    table = Table(title=catalogue.text("ui.feedback_title", student=folder.resolve().name),
+                  show_lines=False)
+    for column in ("task", "function", "check", "score", "status"):
+        table.add_column(catalogue.text(f"ui.{column}"))
+    for task in view["tasks"]:
+        for item in task["checks"]:
+            mark = "[green]✔[/]" if item["passed"] else "[red]✘[/]"
+            table.add_row(task["id"], item["function"], item["kind_title"],
+                          f"{item['score']:g}/{item['max_score']:g}",
+                          f"{mark} {_escape(item['message'])}")
+    console.print(table)
+    console.print(f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}",
+                  markup=False, highlight=False)
+    return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+    return escape(text)
+
+
+def solutions(course, answers) -> list[dict]:
+    """One object per task and function: the reference's answers."""
+    from .checks.common import search_call
+    from .checks.evaluate import calls as evaluate_calls
+    rows = []
+    for task in course.tasks:
+        for function in task.functions:
+            if task.game_spec is not None and function in ("minimax", "alphabeta", "negamax"):
+                answer = answers[search_call(task, function)][0]
+                row = {"task": task.id, "function": function, "value": answer["value"],
+                       "move": answer["action"], "optimal_moves": answer["optimal_actions"],
+                       "visited": len(answer["visits"]), "visit_order": answer["visits"]}
+                if task.depth:
+                    row["depth"] = task.depth
+                if task.game == "tree":
+                    row["pruned"] = pruned_nodes(task, function, answers)
+                rows.append(row)
+            elif function == "evaluate":
+                for check in task.checks:
+                    if check.kind == "evaluate":
+                        value = answers[evaluate_calls(task, check)[0]][0]["value"]
+                        rows.append({"task": task.id, "function": function, "value": value,
+                                     "move": None, "visited": None,
+                                     "board": check.option("board"),
+                                     "player": check.option("player")})
+            for check in task.checks:
+                if check.kind == "random-trees" and check.function == function:
+                    rows.append({"task": task.id, "function": function, "value": None,
+                                 "move": None, "visited": None, "check": check.id,
+                                 "seed": check.option("seed"), "trees": check.option("trees")})
+    return rows
+
+
+def cmd_solve(args) -> int:
+    from .batch import prepare
+    err = Console(stderr=True)
+    course = _load(args.path, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    _, answers = prepare(course)
+    rows = solutions(course, answers)
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    table = Table(title=course.title)
+    for column in ("task", "function", "value", "move", "visited", "pruned"):
+        table.add_column(column)
+    for row in rows:
+        if row["value"] is None and "seed" in row:
+            continue
+        table.add_row(row["task"], row["function"], str(row["value"]), str(row["move"]),
+                      str(row["visited"] if row["visited"] is not None else ""),
+                      ", ".join(row.get("pruned", [])) or "")
+    Console().print(table)
+    return EXIT_OK
+
+
+def cmd_validate(args) -> int:
+    from .batch import prepare
+    err = Console(stderr=True)
+    course = _load(args.path, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    _, answers = prepare(course)
+    if not _pins_hold(course, answers, err):
+        return EXIT_FAILED
+    checks = sum(len(t.checks) for t in course.tasks)
+    Console().print(f"OK: {len(course.tasks)} tasks, {checks} checks, "
+                    f"{course.max_score:g} points; every pinned answer matches the reference.",
+                    markup=False, highlight=False)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

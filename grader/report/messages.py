@@ -1,0 +1,86 @@
+"""The message catalogue: every sentence a student or instructor reads, in German and English.
+
+Entries in ``messages/<lang>.yaml`` are Jinja2 templates over a verdict's facts.  ``text``
+renders for the terminal and Markdown, ``html`` renders with autoescaping, so markup a
+student's code returned is shown, never interpreted.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+import yaml
+
+LANGUAGES = ("de", "en")
+MESSAGES_DIR = Path(__file__).parent / "messages"
+MAX_LISTED = 12
+
+
+class Catalogue:
+    def __init__(self, language: str):
+        if language not in LANGUAGES:
+            raise ValueError(f"no messages in {language!r}; available: {', '.join(LANGUAGES)}")
+        self.language = language
+        self.entries = _entries(language)
+        self.text_env = self._environment(autoescape=False)
+        self.html_env = self._environment(autoescape=True)
+
+    def _environment(self, autoescape: bool) -> jinja2.Environment:
+        env = jinja2.Environment(autoescape=autoescape, undefined=jinja2.ChainableUndefined,
+                                 keep_trailing_newline=False)
+        env.filters.update(num=format_number, node=self.node, nodes=self.nodes,
+                           action=self.action, actions=self.actions, board=format_board)
+        return env
+
+    def lookup(self, key: str) -> str:
+        section, _, name = key.partition(".")
+        entry = self.entries.get(section, {}).get(name)
+        if entry is None:
+            raise KeyError(f"no message {key!r} in the {self.language} catalogue")
+        return entry
+
+    def text(self, key: str, **facts) -> str:
+        return " ".join(self.text_env.from_string(self.lookup(key)).render(**facts).split())
+
+    def html(self, key: str, **facts):
+        from markupsafe import Markup
+        return Markup(" ".join(self.html_env.from_string(self.lookup(key)).render(**facts).split()))
+
+    # -- filters -----------------------------------------------------------------------
+    def node(self, name) -> str:
+        if name is None:
+            return "—"
+        return self.entries["word"]["root"] if name == "root" else str(name)
+
+    def nodes(self, names) -> str:
+        names = list(names or ())
+        shown = ", ".join(self.node(n) for n in names[:MAX_LISTED])
+        return shown + (f", … (+{len(names) - MAX_LISTED})" if len(names) > MAX_LISTED else "")
+
+    def action(self, action) -> str:
+        return self.entries["word"]["none"] if action is None else str(action)
+
+    def actions(self, actions) -> str:
+        return ", ".join(self.action(a) for a in actions or ()) or self.entries["word"]["none"]
+
+
+@lru_cache(maxsize=None)
+def _entries(language: str) -> dict:
+    with open(MESSAGES_DIR / f"{language}.yaml", encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def format_number(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return f"{value:.1f}"
+    return str(value)
+
+
+def format_board(board) -> str:
+    if isinstance(board, str) and len(board) == 9:
+        return "/".join(board[i:i + 3] for i in (0, 3, 6))
+    return str(board)

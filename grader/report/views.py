@@ -1,0 +1,69 @@
+"""Verdicts -> view models (plain dicts) for the templates and writers."""
+
+from __future__ import annotations
+
+from .messages import Catalogue
+
+
+def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: bool) -> dict:
+    check = verdict.check
+    render = catalogue.html if html else catalogue.text
+    hidden = check.visibility == "hidden"
+    if hidden and for_student:
+        message = render("hidden.passed" if verdict.passed else "hidden.failed")
+        traceback = None
+    else:
+        key = f"ok.{check.kind}" if verdict.reason == "ok" else f"reason.{verdict.reason}"
+        message = render(key, **verdict.facts)
+        traceback = verdict.facts.get("traceback") if not verdict.passed else None
+        if traceback is None and isinstance(verdict.facts.get("error"), dict):
+            traceback = verdict.facts["error"].get("traceback")
+    return {
+        "id": check.id,
+        "task_id": task.id,
+        "task_title": task.title,
+        "kind": check.kind,
+        "kind_title": catalogue.lookup(f"kind.{check.kind}"),
+        "function": check.function,
+        "score": verdict.score,
+        "max_score": verdict.max_score,
+        "passed": verdict.passed,
+        "hidden": hidden,
+        "reason": verdict.reason,
+        "message": message,
+        "traceback": traceback,
+    }
+
+
+def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True) -> dict:
+    tasks = []
+    shown_tracebacks: set[str] = set()
+    by_task: dict[str, list] = {}
+    for verdict in result.verdicts:
+        by_task.setdefault(verdict.check.task_id, []).append(verdict)
+    for task in course.tasks:
+        verdicts = by_task.get(task.id)
+        if not verdicts:
+            continue
+        order = {function: index for index, function in enumerate(task.functions)}
+        verdicts = sorted(verdicts, key=lambda v: order.get(v.check.function, 0))
+        checks = [check_view(v, task, catalogue, html, for_student) for v in verdicts]
+        for check in checks:  # one traceback is enough where many checks share a failure
+            if check["traceback"] in shown_tracebacks:
+                check["traceback"] = None
+            elif check["traceback"]:
+                shown_tracebacks.add(check["traceback"])
+        tasks.append({"id": task.id, "title": task.title, "checks": checks,
+                      "score": sum(c["score"] for c in checks),
+                      "max_score": sum(c["max_score"] for c in checks)})
+    return {"student": result.student, "course": course.title, "tasks": tasks,
+            "score": result.score, "max_score": result.max_score,
+            "output": result.output, "isolation": result.isolation,
+            "seconds": result.seconds, "problem": result.problem}
+
+
+def task_scores(result) -> dict:
+    scores: dict[str, float] = {}
+    for verdict in result.verdicts:
+        scores[verdict.check.task_id] = scores.get(verdict.check.task_id, 0.0) + verdict.score
+    return scores

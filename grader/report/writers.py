@@ -1,0 +1,116 @@
+"""Writing reports to disk, each file atomically (a killed batch leaves no half-written file)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import jinja2
+
+from .. import __version__
+from .messages import Catalogue, format_number
+from .views import student_view, task_scores
+
+TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("grader.report", "templates"),
+    autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default=False),
+    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+TEMPLATES.filters["num"] = format_number
+TEMPLATES.filters["pts"] = lambda points: f"{points:g}"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _ui(catalogue: Catalogue, html: bool):
+    def ui(key: str, **facts):
+        return (catalogue.html if html else catalogue.text)(f"ui.{key}", **facts)
+    return ui
+
+
+def results_json(result, course, catalogue: Catalogue) -> dict:
+    """Gradescope's results format; hidden checks keep their details here (Gradescope hides
+    them from students by ``visibility``)."""
+    view = student_view(result, course, catalogue, html=False, for_student=False)
+    tests = []
+    for task in view["tasks"]:
+        for check in task["checks"]:
+            tests.append({
+                "name": f"{check['id']} ({check['kind_title']})",
+                "score": check["score"],
+                "max_score": check["max_score"],
+                "status": "passed" if check["passed"] else "failed",
+                "output": check["message"] + (f"\n\n{check['traceback']}" if check["traceback"] else ""),
+                "visibility": "hidden" if check["hidden"] else "visible",
+                "tags": [check["function"], check["kind"], check["task_id"]],
+            })
+    return {"score": result.score, "execution_time": round(result.seconds, 3),
+            "visibility": "visible", "stdout_visibility": "hidden",
+            "output": catalogue.text("ui.submission.empty") if result.problem else "",
+            "tests": tests,
+            "extra_data": {"student": result.student, "max_score": result.max_score,
+                           "isolation": result.isolation, "language": catalogue.language}}
+
+
+def write_student(out: Path, result, course, catalogue: Catalogue) -> Path:
+    folder = out / result.student
+    data = results_json(result, course, catalogue)
+    write_atomically(folder / "results.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    md_view = student_view(result, course, catalogue, html=False)
+    write_atomically(folder / "feedback.md", TEMPLATES.get_template("feedback.md.j2").render(
+        view=md_view, ui=_ui(catalogue, False), version=__version__))
+    html_view = student_view(result, course, catalogue, html=True)
+    write_atomically(folder / "feedback.html", TEMPLATES.get_template("feedback.html.j2").render(
+        view=html_view, ui=_ui(catalogue, True), lang=catalogue.language, version=__version__))
+    return folder
+
+
+def gradebook_csv(results, course) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", "score", "max_score", *(task.id for task in course.tasks)])
+    for result in sorted(results, key=lambda r: r.student):
+        scores = task_scores(result)
+        writer.writerow([result.student, _plain(result.score), _plain(result.max_score),
+                         *(_plain(scores.get(task.id, 0.0)) for task in course.tasks)])
+    return buffer.getvalue()
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else f"{number:.2f}"
+
+
+def summary_html(results, course, catalogue: Catalogue, batch: dict) -> str:
+    results = sorted(results, key=lambda r: r.student)
+    checks = [check for task in course.tasks for check in task.checks]
+    passed = {check.id: 0 for check in checks}
+    counted = {check.id: 0 for check in checks}
+    for result in results:
+        for verdict in result.verdicts:
+            counted[verdict.check.id] += 1
+            passed[verdict.check.id] += verdict.passed
+    rows = [{"id": c.id, "kind": c.kind, "visibility": c.visibility,
+             "rate": passed[c.id] / counted[c.id] if counted[c.id] else None}
+            for c in checks]
+    average = sum(r.score for r in results) / len(results) if results else 0.0
+    return TEMPLATES.get_template("summary.html.j2").render(
+        course=course, results=results, rows=rows, average=average, batch=batch,
+        ui=_ui(catalogue, True), lang=catalogue.language, version=__version__)
+
+
+def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict) -> None:
+    write_atomically(out / "gradebook.csv", gradebook_csv(results, course))
+    write_atomically(out / "summary.html", summary_html(results, course, catalogue, batch))
