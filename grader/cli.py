@@ -80,7 +80,7 @@ def _pins_hold(course, answers, err: Console) -> bool:
 
 def cmd_grade(args) -> int:
     from .batch import grade_batch, prepare, submission_folders
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     course = _load(args.tasks, err)
     if course is None:
         return EXIT_BAD_INPUT
@@ -122,7 +122,7 @@ def cmd_check(args) -> int:
     from .grading import grade_submission
     from .report.views import student_view
     from .sandbox.launcher import stage_runner
-    console, err = Console(), Console(stderr=True)
+    console, err = Console(), Console(stderr=True, soft_wrap=True)
     course = _load(args.tasks, err)
     if course is None:
         return EXIT_BAD_INPUT
@@ -192,7 +192,7 @@ def solutions(course, answers) -> list[dict]:
 
 def cmd_solve(args) -> int:
     from .batch import prepare
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     course = _load(args.path, err)
     if course is None:
         return EXIT_BAD_INPUT
@@ -216,7 +216,7 @@ def cmd_solve(args) -> int:
 
 def cmd_validate(args) -> int:
     from .batch import prepare
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     course = _load(args.path, err)
     if course is None:
         return EXIT_BAD_INPUT

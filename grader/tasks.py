@@ -157,7 +157,7 @@ def load_course(path: Path | str) -> Course:
             seen_ids.setdefault(task.id, f"{task.file}:{task.line}")
             tasks.append(task)
     if problems:
-        raise TaskFileError(problems)
+        raise TaskFileError(sorted(problems, key=lambda p: (p.file, p.line)))
     return Course(title=" · ".join(t for t in titles if t) or path.stem,
                   language=languages[0] if languages else "en",
                   files=tuple(str(f) for f in files), tasks=tuple(tasks))

@@ -27,14 +27,20 @@ class Problem:
 
 
 class LocatedDict(dict):
-    line: int = 0
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.line = 0
+        self._key_lines: dict = {}
 
     def line_of(self, key) -> int:
         return self._key_lines.get(key, self.line)
 
 
 class LocatedList(list):
-    line: int = 0
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.line = 0
+        self._item_lines: list = []
 
     def line_of(self, index) -> int:
         return self._item_lines[index] if 0 <= index < len(self._item_lines) else self.line

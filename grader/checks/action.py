@@ -21,7 +21,7 @@ def parse_options(item, context, line):
     if accept not in ("any", "first"):
         context.problem(item.line_of("accept"), "accept must be 'any' (any optimal action) "
                         "or 'first' (the first optimal action in action order)")
-    if context.game_spec is None:
+    if context.game == "none":
         context.problem(line, "an action check needs the task's game")
     return {"accept": accept}
 

@@ -24,7 +24,7 @@ def parse_options(item, context, line):
     if isinstance(slack, bool) or not isinstance(slack, int) or slack < 0:
         context.problem(item.line_of("slack"), "slack must be a whole number of nodes >= 0")
         slack = 0
-    if context.game_spec is None:
+    if context.game == "none":
         context.problem(line, "a count check needs the task's game")
     return {"bound": bound, "slack": slack}
 

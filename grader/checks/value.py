@@ -13,7 +13,7 @@ def applies_to(function):
 
 
 def parse_options(item, context, line):
-    if context.game_spec is None:
+    if context.game == "none":
         context.problem(line, "a value check needs the task's game (tree, tictactoe or nim)")
     return {}
 

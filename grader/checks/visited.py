@@ -20,7 +20,7 @@ def parse_options(item, context, line):
     order = item.get("order", "set")
     if order not in ("set", "sequence"):
         context.problem(item.line_of("order"), "order must be 'set' or 'sequence'")
-    if context.game_spec is None:
+    if context.game == "none":
         context.problem(line, "a visited check needs the task's game")
     return {"order": order}
 

@@ -1,0 +1,60 @@
+"""Shared fixtures: the bundled course, its reference answers, and grading real folders."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from grader.batch import budget_of, prepare
+from grader.grading import grade_submission
+from grader.sandbox.launcher import stage_runner
+from grader.tasks import load_course
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session")
+def course():
+    return load_course(ROOT / "tasks")
+
+
+@pytest.fixture(scope="session")
+def prepared(course):
+    return prepare(course)
+
+
+@pytest.fixture(scope="session")
+def child_script():
+    with tempfile.TemporaryDirectory(prefix="grader-test-runner-") as stage:
+        yield stage_runner(Path(stage))
+
+
+@pytest.fixture(scope="session")
+def grade(course, prepared, child_script):
+    """Grade one submission folder against the bundled course (all checks, hidden too)."""
+    plan, answers = prepared
+
+    def run(folder: Path, the_course=None):
+        if the_course is not None:
+            the_plan, the_answers = prepare(the_course)
+            return grade_submission(the_plan, the_answers, child_script, folder,
+                                    budget_of(the_course))
+        return grade_submission(plan, answers, child_script, folder, budget_of(course))
+    return run
+
+
+@pytest.fixture(scope="session")
+def graded_examples(tmp_path_factory):
+    """``grader grade`` on the bundled example students, once for the whole session."""
+    from grader.cli import main
+    out = tmp_path_factory.mktemp("reports")
+    status = main(["grade", "--tasks", str(ROOT / "tasks"), "--submissions",
+                   str(ROOT / "submissions"), "--out", str(out), "--jobs", "2"])
+    assert status == 0
+    results = {folder.name: json.loads((folder / "results.json").read_text())
+               for folder in out.iterdir() if folder.is_dir()}
+    return out, results

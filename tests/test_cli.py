@@ -1,0 +1,86 @@
+"""The command line: reports of `grade`, the self-check's exit status, `solve --json`."""
+
+import csv
+import json
+
+from grader.cli import main
+
+from conftest import DATA, ROOT
+
+
+def test_grade_writes_gradebook_results_feedback_and_summary(graded_examples, course):
+    out, results = graded_examples
+    rows = list(csv.reader((out / "gradebook.csv").open()))
+    assert rows[0] == ["student", "score", "max_score", *(t.id for t in course.tasks)]
+    assert sorted(r[0] for r in rows[1:]) == sorted(results)
+    assert (out / "summary.html").read_text().count("/feedback.html") == len(results)
+    for student, data in results.items():
+        assert (out / student / "feedback.md").exists()
+        assert (out / student / "feedback.html").read_text().startswith("<!DOCTYPE html>")
+        assert set(data) >= {"score", "tests"}
+        for test in data["tests"]:
+            assert set(test) >= {"name", "score", "max_score", "status", "output",
+                                 "visibility", "tags"}
+            assert test["status"] in ("passed", "failed")
+            assert test["visibility"] in ("visible", "hidden")
+        assert sum(t["score"] for t in data["tests"]) == data["score"]
+
+
+def test_results_tag_every_test_with_its_function_and_check_kind(graded_examples):
+    _, results = graded_examples
+    tags = [t["tags"] for t in results["korrekt"]["tests"]]
+    assert ["alphabeta", "visited", "tree-blatt3"] in tags
+    assert all(tag[0] in ("minimax", "alphabeta", "negamax", "evaluate") for tag in tags)
+
+
+def test_hidden_checks_count_but_keep_their_details_out_of_the_feedback(graded_examples):
+    out, results = graded_examples
+    hidden = [t for t in results["strikter-schnitt"]["tests"] if t["visibility"] == "hidden"
+              and t["status"] == "failed"]
+    assert hidden
+    feedback = (out / "strikter-schnitt" / "feedback.html").read_text()
+    for test in hidden:
+        assert test["output"].split(".")[0] not in feedback
+
+
+def test_grading_twice_gives_the_same_results(graded_examples, tmp_path):
+    out, results = graded_examples
+    assert main(["grade", "--tasks", str(ROOT / "tasks"), "--submissions",
+                 str(ROOT / "submissions"), "--out", str(tmp_path), "--jobs", "1"]) == 0
+    for student, data in results.items():
+        again = json.loads((tmp_path / student / "results.json").read_text())
+        for item in (data, again):
+            item.pop("execution_time")
+        assert again == data
+
+
+def test_self_check_exits_0_only_when_every_visible_check_passes(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")
+    tasks = str(ROOT / "tasks")
+    assert main(["check", str(ROOT / "submissions" / "korrekt"), "--tasks", tasks]) == 0
+    assert main(["check", str(ROOT / "submissions" / "ohne-alphabeta"), "--tasks", tasks,
+                 "--lang", "en"]) == 1
+    out = capsys.readouterr().out
+    assert "minimax.py has no function alphabeta" in out
+
+
+def test_solve_json_lists_value_move_visits_and_pruned_nodes(capsys):
+    assert main(["solve", str(ROOT / "tasks"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    by_key = {(r["task"], r["function"]): r for r in rows}
+    sheet = by_key[("tree-blatt3", "alphabeta")]
+    assert (sheet["value"], sheet["move"], sheet["visited"]) == (3, "B", 16)
+    assert sheet["pruned"] == ["D2", "D3", "G", "G1", "G2", "G3"]
+    assert by_key[("ttt-midgame-a", "minimax")]["visited"] == 186
+    assert by_key[("ttt-midgame-a", "alphabeta")]["visited"] == 88
+    assert by_key[("ttt-midgame-b", "minimax")]["visited"] == 38
+    assert by_key[("ttt-midgame-b", "alphabeta")]["visited"] == 28
+    assert by_key[("nim-5", "minimax")]["move"] == 1
+    for row in rows:
+        assert {"task", "function", "value", "move", "visited"} <= set(row)
+
+
+def test_grade_in_english_and_missing_folder(tmp_path, capsys):
+    assert main(["grade", "--submissions", str(tmp_path / "nowhere"), "--tasks",
+                 str(ROOT / "tasks"), "--out", str(tmp_path / "r")]) == 2
+    assert "no such folder" in capsys.readouterr().err
