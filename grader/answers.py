@@ -40,6 +40,7 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool) ->
     return {
         "value": value,
         "action": action,
+        "siblings": sibling_ranks(spec, depth),
         "action_values": [[a, v] for a, v in exact.items()],
         "optimal_actions": [a for a, v in exact.items() if same_number(v, value)],
         "visits": log["visits"],
@@ -48,11 +49,37 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool) ->
     }
 
 
+def sibling_ranks(spec: dict, depth) -> dict:
+    """node -> [parent, position among its siblings in action order], for every node within
+    ``depth`` plies (the whole tree when ``depth`` is None)."""
+    game, root = make_game(spec)
+    ranks = {}
+    stack = [(root, 0)]
+    while stack:
+        state, level = stack.pop()
+        if game.is_terminal(state) or (depth is not None and level >= depth):
+            continue
+        parent = game.node_of(state)
+        for position, (_, child) in enumerate(game.successors(state)):
+            ranks[game.node_of(child)] = [parent, position]
+            stack.append((child, level + 1))
+    return ranks
+
+
 class AnswerBook:
-    """Reference answers of every call of a course, computed on first use, then shared."""
+    """Reference answers of every call of a course, computed on first use, then shared by the
+    whole batch; also the answers of the catalogue's faulty variants (``variant``)."""
 
     def __init__(self):
         self._answers: dict[str, list[dict]] = {}
+        self._variants: dict[tuple, list[dict]] = {}
+
+    def variant(self, call: Call, mistake: str) -> list[dict]:
+        from .mistakes import variant_answers
+        key = (call.key(), mistake)
+        if key not in self._variants:
+            self._variants[key] = variant_answers(call, mistake)
+        return self._variants[key]
 
     def __getitem__(self, call: Call) -> list[dict]:
         key = call.key()

@@ -136,17 +136,17 @@ def cmd_check(args) -> int:
                                   budget_of(course))
     catalogue = _catalogue(course, args.lang)
     view = student_view(result, course, catalogue, html=False)
-    table = Table(title=catalogue.text("ui.feedback_title", student=folder.resolve().name),
-                  show_lines=False)
-    for column in ("task", "function", "check", "score", "status"):
-        table.add_column(catalogue.text(f"ui.{column}"))
+    console.print(f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]")
     for task in view["tasks"]:
+        console.print(f"\n[bold]{_escape(task['title'])}[/] ({task['id']}): "
+                      f"{task['score']:g}/{task['max_score']:g}")
         for item in task["checks"]:
             mark = "[green]✔[/]" if item["passed"] else "[red]✘[/]"
-            table.add_row(task["id"], item["function"], item["kind_title"],
-                          f"{item['score']:g}/{item['max_score']:g}",
-                          f"{mark} {_escape(item['message'])}")
-    console.print(table)
+            console.print(f"  {mark} {item['function']} · {_escape(item['kind_title'])} "
+                          f"({item['score']:g}/{item['max_score']:g}): {_escape(item['message'])}")
+    hidden = sum(1 for t in course.tasks for c in t.checks if c.visibility != "visible")
+    if hidden:
+        console.print(catalogue.text("ui.hidden_not_run", count=hidden))
     console.print(f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}",
                   markup=False, highlight=False)
     return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED

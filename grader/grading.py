@@ -15,6 +15,7 @@ from . import checks as check_kinds
 from .answers import AnswerBook
 from .calls import Call, ItemOutcome, Observation
 from .checks import Verdict
+from .mistakes import attach_diagnoses
 from .sandbox.launcher import ISOLATION_LEVEL, Child, ChildFailure
 
 
@@ -172,7 +173,8 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
     else:
         run = SubmissionRun(child_script, submission, budget)
         observations, output = run.run(plan.calls)
-        result = SubmissionResult(submission.name, judge_all(plan, observations, answers),
-                                  output=output)
+        verdicts = attach_diagnoses(judge_all(plan, observations, answers), plan, observations,
+                                    answers)
+        result = SubmissionResult(submission.name, verdicts, output=output)
     result.seconds = time.monotonic() - started
     return result

@@ -98,7 +98,8 @@ def compare_tree(check, outcome, answer):
         return {"aspect": "value", "observed": observed}
     if action not in answer["optimal_actions"]:
         return {"aspect": "action", "observed": observed}
-    if not compare_visits(check, answer["visits"], outcome.log).passed:
+    if not compare_visits(check, answer["visits"], outcome.log, "siblings",
+                          answer["siblings"]).passed:
         return {"aspect": "visits", "observed": observed}
     return None
 

@@ -1,5 +1,7 @@
 """``visited``: the student's search visits the same nodes as the reference, under the same
-action order (``order: set``, the default), or also in the same order (``order: sequence``).
+action order.  ``order: siblings`` (the default) also asks that the children of every node
+are first visited in action order (so iterative deepening passes and reversed children do
+not); ``order: set`` compares the sets only; ``order: sequence`` the whole visit sequence.
 
 A node the reference visits and the student does not was pruned by the student; a node the
 student visits and the reference does not was searched although the reference cuts it.
@@ -10,6 +12,7 @@ from .common import SEARCH_FUNCTIONS, first_difference, run_failure, search_call
 
 KIND = "visited"
 OPTIONS = ("order",)
+ORDERS = ("siblings", "set", "sequence")
 
 
 def applies_to(function):
@@ -17,9 +20,9 @@ def applies_to(function):
 
 
 def parse_options(item, context, line):
-    order = item.get("order", "set")
-    if order not in ("set", "sequence"):
-        context.problem(item.line_of("order"), "order must be 'set' or 'sequence'")
+    order = item.get("order", "siblings")
+    if order not in ORDERS:
+        context.problem(item.line_of("order"), f"order must be one of {', '.join(ORDERS)}")
     if context.game == "none":
         context.problem(line, "a visited check needs the task's game")
     return {"order": order}
@@ -29,7 +32,23 @@ def calls(task, check):
     return [search_call(task, check.function)]
 
 
-def compare_visits(check, expected: list, log: dict, order: str = "set"):
+def sibling_disorder(observed: list, siblings: dict):
+    """The first pair of siblings visited against action order, or None."""
+    last_seen: dict = {}
+    for name in observed:
+        parent, position = siblings.get(name, (None, None))
+        if parent is None:
+            continue
+        previous = last_seen.get(parent)
+        if previous is not None and previous[1] > position:
+            return {"parent": parent, "earlier": previous[0], "later": name}
+        if previous is None or previous[1] < position:
+            last_seen[parent] = (name, position)
+    return None
+
+
+def compare_visits(check, expected: list, log: dict, order: str = "siblings",
+                   siblings: dict | None = None):
     """The verdict on one visit log; shared with the random-tree check."""
     observed = log["visits"]
     if log.get("foreign_states"):
@@ -44,6 +63,10 @@ def compare_visits(check, expected: list, log: dict, order: str = "set"):
                       missing=[n for n in expected if n not in observed_set], **facts)
     if order == "sequence" and difference is not None:
         return failed(check, "visited.order", **facts)
+    if order == "siblings" and siblings:
+        disorder = sibling_disorder(observed, siblings)
+        if disorder:
+            return failed(check, "visited.siblings", **disorder, **facts)
     return passed(check, **facts)
 
 
@@ -51,5 +74,6 @@ def judge(check, observations, answers):
     failure = run_failure(check, observations[0])
     if failure:
         return failure
-    return compare_visits(check, answers[0][0]["visits"], observations[0].items[0].log,
-                          check.option("order", "set"))
+    answer = answers[0][0]
+    return compare_visits(check, answer["visits"], observations[0].items[0].log,
+                          check.option("order", "siblings"), answer["siblings"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..mistakes import PSEUDOCODE
 from .messages import Catalogue
 
 
@@ -15,6 +16,10 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
     else:
         key = f"ok.{check.kind}" if verdict.reason == "ok" else f"reason.{verdict.reason}"
         message = render(key, **verdict.facts)
+        mistakes = [{"description": catalogue.lookup(f"mistake.{m}"), "line": PSEUDOCODE[m]}
+                    for m in verdict.facts.get("diagnosis") or ()]
+        if mistakes:
+            message = message + " " + render("diagnosis.alike", mistakes=mistakes)
         traceback = verdict.facts.get("traceback") if not verdict.passed else None
         if traceback is None and isinstance(verdict.facts.get("error"), dict):
             traceback = verdict.facts["error"].get("traceback")

@@ -1,0 +1,137 @@
+"""The catalogue of known mistakes, and matching a student's behaviour against it.
+
+Every mistake is an executable faulty variant of the reference (``reference/variants.py``).
+When a check of a search function fails, every variant of that function is run on every input
+the student's function was run on; a variant *matches* when on each input where the student's
+code returned it gives the same value, the same action and the same visit sequence, and it
+differs from the reference somewhere.  The feedback then says "your search behaves like one
+that ...", with the line of the lecture's pseudo-code that is concerned.  The words live in
+the message catalogue (``mistake.<id>``); the pseudo-code lines, being code, live here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reference.variants import MISTAKES_OF, run
+
+from .checks.common import same_number
+from .games import make_game
+
+# The line of the lecture's pseudo-code (seeds: lecture notes, study notes, sheet 3) at stake.
+PSEUDOCODE = {
+    "swap-min-max": "v = MAX(v, Min-Value(s))",
+    "init-zero": "v = -INF   /   v = +INF",
+    "init-finite": "v = -INF   /   v = +INF",
+    "no-alternation": "v = MAX(v, Min-Value(s))   /   v = MIN(v, Max-Value(s))",
+    "utility-side-to-move": "if Terminal-Test(state): return Utility(state)",
+    "last-action": "if (val <= v): (val, action) = (v, a)",
+    "one-ply": "v = Min-Value(s)",
+    "reverse-children": "for (a, s) in Successors(state):",
+    "strict-cut": "if β ≤ α: break",
+    "equality-cut": "if β ≤ α: break",
+    "alpha-never-raised": "α = max(α, v)",
+    "window-not-passed": "v = max(v, alphabeta(s nach z, d−1, α, β, Min))",
+    "alpha-beta-swapped": "v = max(v, alphabeta(s nach z, d−1, α, β, Min))",
+    "continue-not-break": "if β ≤ α: break",
+    "cut-before-record": "v = max(v, …); α = max(α, v); if β ≤ α: break",
+    "root-no-alpha": "α = max(α, v)",
+    "depth-ignored": "if d=0 oder s terminal: return E(s)",
+    "depth-off-by-one": "if d=0 oder s terminal: return E(s)",
+    "horizon-early": "if d=0 oder s terminal: return E(s)",
+    "no-negation": "v = MAX(v, -Value(s, -sign))",
+    "sign-not-flipped": "v = MAX(v, -Value(s, -sign))",
+    "leaf-not-signed": "return sign * Utility(state)",
+}
+SEARCH_FUNCTIONS = tuple(MISTAKES_OF)
+# Some mistakes behave identically on every tree (never raising alpha, not passing the window
+# on and `continue` instead of `break` all amount to "no pruning"; in Value(state, sign) an
+# unflipped sign is an unsigned leaf); all of them are named.
+MAX_NAMED = 3
+
+
+def variant_answers(call, mistake: str) -> list[dict]:
+    """What the variant with ``mistake`` does on each input of a search call."""
+    depth = call.args[0] if call.args else None
+    function = call.reference
+    answers = []
+    for spec in call.inputs():
+        game, root = make_game(spec)
+        try:
+            value, action = run(mistake, function, game, root, depth, call.prune_on_equality)
+        except Exception as error:  # e.g. evaluate() asked of a node without a heuristic
+            answers.append({"error": type(error).__name__})
+            continue
+        answers.append({"value": value, "action": action, "visits": game.visit_log()["visits"]})
+    return answers
+
+
+def behaves_alike(outcome, answer: dict) -> bool:
+    """Same value, action and visit sequence (a student's outcome vs. a search's answer)."""
+    if "error" in answer or outcome.status != "ok" or outcome.log is None:
+        return False
+    returned = outcome.returned
+    if not (isinstance(returned, list) and len(returned) == 2):
+        return False
+    value, action = returned
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (same_number(value, answer["value"]) and action == answer["action"]
+            and outcome.log["visits"] == answer["visits"])
+
+
+def diagnose(function: str, runs, variant_of) -> list[str]:
+    """The mistakes whose variant behaves exactly like the student's function.
+
+    ``runs``: (observation, reference answers) per call of ``function``; ``variant_of(mistake,
+    index)``: the variant's answers for the call ``runs[index]`` (computed only when needed).
+    """
+    matches = []
+    for mistake in MISTAKES_OF.get(function, ()):
+        compared = differs = 0
+        alike = True
+        for index, (observation, reference) in enumerate(runs):
+            if observation.status != "ok":
+                continue
+            answers = variant_of(mistake, index)
+            for outcome, ref, variant in zip(observation.items, reference, answers):
+                if outcome.status != "ok":
+                    continue
+                compared += 1
+                if not behaves_alike(outcome, variant):
+                    alike = False
+                    break
+                if not ("error" not in variant and same_number(variant["value"], ref["value"])
+                        and variant["action"] == ref["action"]
+                        and variant["visits"] == ref["visits"]):
+                    differs += 1
+            if not alike:
+                break
+        if alike and compared and differs:
+            matches.append(mistake)
+    return matches
+
+
+def attach_diagnoses(verdicts, plan, observations, answers):
+    """Verdicts of failed search checks, with the names of the mistakes that explain them."""
+    failing = {v.check.function for v in verdicts
+               if not v.passed and v.check.function in SEARCH_FUNCTIONS}
+    found = {}
+    for function in failing:
+        calls = [c for c in plan.calls if c.function == function and c.convention == "game"
+                 and c.reference == function]
+        if not calls:
+            continue
+        runs = [(observations[c.key()], answers[c]) for c in calls]
+        if all(obs.status != "ok" for obs, _ in runs):
+            continue
+        found[function] = diagnose(function, runs,
+                                   lambda mistake, index: answers.variant(calls[index], mistake))
+    result = []
+    for verdict in verdicts:
+        mistakes = found.get(verdict.check.function)
+        if mistakes and not verdict.passed and verdict.reason != "item.error" \
+                and not verdict.reason.startswith("call."):
+            verdict = replace(verdict, facts={**verdict.facts, "diagnosis": mistakes[:MAX_NAMED]})
+        result.append(verdict)
+    return result

@@ -1,0 +1,158 @@
+"""Faulty variants of the reference searches: the catalogue of classic mistakes, executable.
+
+Each variant is the reference algorithm with exactly one mistake, making the same calls on
+the game object in the same order as a student's code with that mistake would, so that its
+value, action and visit sequence can be compared with a student's.  ``grader.mistakes`` holds
+the catalogue's words (what the mistake is, which line of the lecture's pseudo-code it
+concerns) and does the matching.
+
+``run(mistake, function, game, state, depth, prune_on_equality)`` -> ``(value, action)``.
+"""
+
+from math import inf
+
+FINITE_INFINITY = 9999
+
+
+def _less(remaining):
+    return None if remaining is None else remaining - 1
+
+
+def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=True,
+                   mistake=None):
+    """Two mutually recursive functions (Max-Value/Min-Value), with or without alpha-beta."""
+    player = game.to_move(state)
+    cut_on_equality = prune_on_equality
+    if mistake == "strict-cut":
+        cut_on_equality = False
+    elif mistake == "equality-cut":
+        cut_on_equality = True
+    if mistake == "depth-ignored":
+        depth = None
+    elif mistake == "depth-off-by-one" and depth is not None:
+        depth = depth + 1
+    elif mistake == "horizon-early" and depth is not None:
+        depth = depth - 1
+
+    def cut(alpha, beta):
+        return beta <= alpha if cut_on_equality else beta < alpha
+
+    def leaf_value(node):
+        if mistake == "utility-side-to-move":
+            return game.utility(node, game.to_move(node))
+        return game.utility(node, player)
+
+    def initial(maximizing):
+        if mistake == "init-zero":
+            return 0
+        if mistake == "init-finite":
+            return -FINITE_INFINITY if maximizing else FINITE_INFINITY
+        return -inf if maximizing else inf
+
+    def value(node, alpha, beta, remaining, maximizing, at_root):
+        if mistake == "swap-min-max" and at_root:
+            maximizing = not maximizing
+        if game.is_terminal(node):
+            return leaf_value(node), None
+        if remaining == 0:
+            return game.evaluate(node, player), None
+        best, best_action = initial(maximizing), None
+        actions = game.actions(node)
+        if mistake == "reverse-children":
+            actions = list(reversed(actions))
+        for action in actions:
+            child = game.result(node, action)
+            if mistake == "one-ply" and at_root:
+                v = leaf_value(child) if game.is_terminal(child) else game.evaluate(child, player)
+            else:
+                next_max = maximizing if mistake == "no-alternation" else not maximizing
+                if mistake == "swap-min-max" and at_root:
+                    next_max = not next_max
+                child_alpha, child_beta = alpha, beta
+                if mistake == "window-not-passed":
+                    child_alpha, child_beta = -inf, inf
+                elif mistake == "alpha-beta-swapped":
+                    child_alpha, child_beta = beta, alpha
+                v, _ = value(child, child_alpha, child_beta, _less(remaining), next_max, False)
+            if mistake == "last-action":
+                best_action = action
+            if pruning and mistake == "cut-before-record":
+                bound = max(alpha, v) if maximizing else min(beta, v)
+                if (maximizing and cut(bound, beta)) or (not maximizing and cut(alpha, bound)):
+                    break
+            if (maximizing and v > best) or (not maximizing and v < best):
+                best = v
+                if mistake != "last-action":
+                    best_action = action
+            if not pruning:
+                continue
+            if maximizing:
+                if mistake != "alpha-never-raised" and not (mistake == "root-no-alpha" and at_root):
+                    alpha = max(alpha, best)
+            else:
+                beta = min(beta, best)
+            if cut(alpha, beta):
+                if mistake == "continue-not-break":
+                    continue
+                break
+        return best, best_action
+
+    return value(state, -inf, inf, depth, True, True)
+
+
+def negamax_family(game, state, depth=None, prune_on_equality=True, *, mistake=None):
+    """The sheet's ``Value(state, sign)``, with one mistake."""
+    player = game.to_move(state)
+
+    def value(node, sign, remaining, at_root):
+        if game.is_terminal(node):
+            utility = game.utility(node, player)
+            return (utility if mistake == "leaf-not-signed" else sign * utility), None
+        if remaining == 0:
+            estimate = game.evaluate(node, player)
+            return (estimate if mistake == "leaf-not-signed" else sign * estimate), None
+        best = 0 if mistake == "init-zero" else (-FINITE_INFINITY if mistake == "init-finite" else -inf)
+        best_action = None
+        actions = game.actions(node)
+        if mistake == "reverse-children":
+            actions = list(reversed(actions))
+        for action in actions:
+            child = game.result(node, action)
+            if mistake == "one-ply" and at_root:
+                raw = (game.utility(child, player) if game.is_terminal(child)
+                       else game.evaluate(child, player))
+                v = raw * sign
+            else:
+                child_sign = sign if mistake == "sign-not-flipped" else -sign
+                child_value, _ = value(child, child_sign, _less(remaining), False)
+                v = child_value if mistake == "no-negation" else -child_value
+            if mistake == "last-action":
+                best_action = action
+            if v > best:
+                best = v
+                if mistake != "last-action":
+                    best_action = action
+        return best, best_action
+
+    return value(state, 1, depth, True)
+
+
+MINIMAX_MISTAKES = ("swap-min-max", "init-zero", "init-finite", "no-alternation",
+                    "utility-side-to-move", "last-action", "one-ply", "reverse-children")
+ALPHABETA_MISTAKES = MINIMAX_MISTAKES + (
+    "strict-cut", "equality-cut", "alpha-never-raised", "window-not-passed",
+    "alpha-beta-swapped", "continue-not-break", "cut-before-record", "root-no-alpha",
+    "depth-ignored", "depth-off-by-one", "horizon-early")
+NEGAMAX_MISTAKES = ("no-negation", "sign-not-flipped", "leaf-not-signed", "init-zero",
+                    "init-finite", "last-action", "one-ply", "reverse-children")
+MISTAKES_OF = {"minimax": MINIMAX_MISTAKES, "alphabeta": ALPHABETA_MISTAKES,
+               "negamax": NEGAMAX_MISTAKES}
+
+
+def run(mistake, function, game, state, depth=None, prune_on_equality=True):
+    if mistake not in MISTAKES_OF[function]:
+        raise ValueError(f"{mistake!r} is not a mistake of {function}")
+    if function == "negamax":
+        return negamax_family(game, state, depth, prune_on_equality, mistake=mistake)
+    return minimax_family(game, state, depth, prune_on_equality,
+                          pruning=function == "alphabeta", mistake=mistake)

@@ -1,0 +1,68 @@
+"""Every mistake of the catalogue, submitted as a student, is caught and named as itself."""
+
+import shutil
+import textwrap
+
+import pytest
+
+from grader.tasks import load_course
+from reference.variants import MISTAKES_OF
+
+from conftest import ROOT
+
+# Mistakes that behave identically on every tree: alpha-beta without any cut; and, since the
+# sheet's Value(state, sign) uses the sign only at the leaves, an unflipped sign is an
+# unsigned leaf.
+SAME_BEHAVIOUR = [{"alpha-never-raised", "window-not-passed", "continue-not-break"},
+                  {"sign-not-flipped", "leaf-not-signed"}]
+CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
+         for mistake in mistakes]
+
+
+def write_mistaken_student(folder, function, mistake):
+    """A submission whose `function` has exactly `mistake`; the other functions are correct.
+
+    The student's code is the catalogue's own variant, copied into the submission: it runs in
+    the child like any student code and never imports `reference`.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "reference" / "variants.py", folder / "_variants.py")
+    shutil.copy(ROOT / "submissions" / "korrekt" / "evaluation.py", folder / "evaluation.py")
+    mistakes = {"minimax": None, "alphabeta": None, "negamax": None, function: mistake}
+    (folder / "minimax.py").write_text(textwrap.dedent(f"""
+        from _variants import minimax_family, negamax_family
+
+        def minimax(game, state):
+            return minimax_family(game, state, pruning=False, mistake={mistakes['minimax']!r})
+
+        def alphabeta(game, state, depth=None):
+            return minimax_family(game, state, depth, mistake={mistakes['alphabeta']!r})
+
+        def negamax(game, state):
+            return negamax_family(game, state, mistake={mistakes['negamax']!r})
+    """))
+
+
+@pytest.fixture(scope="module")
+def strict_course(tmp_path_factory):
+    """The bundled course with the other pruning rule (cut only when beta < alpha)."""
+    folder = tmp_path_factory.mktemp("strict")
+    text = (ROOT / "tasks" / "blatt3.yaml").read_text()
+    (folder / "blatt3.yaml").write_text(text.replace("prune_on_equality: true",
+                                                     "prune_on_equality: false"))
+    return load_course(folder)
+
+
+@pytest.mark.parametrize("function, mistake", CASES)
+def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grade, strict_course):
+    write_mistaken_student(tmp_path / mistake, function, mistake)
+    course = strict_course if mistake == "equality-cut" else None
+    result = grade(tmp_path / mistake, course)
+    failed = [v for v in result.verdicts if not v.passed]
+    assert failed, "the mistake is caught"
+    assert all(v.check.function == function for v in failed), "only its own function loses"
+    named = {tuple(v.facts.get("diagnosis") or ()) for v in failed}
+    assert any(mistake in names for names in named), f"diagnosed as {named}"
+    alike = {m for names in named for m in names} - {mistake}
+    same = next((group for group in SAME_BEHAVIOUR if mistake in group), set())
+    assert alike <= same, f"only mistakes that behave identically share a diagnosis: {named}"
