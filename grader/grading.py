@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import checks as check_kinds
@@ -90,7 +90,8 @@ def _valid_log(log) -> bool:
 
 
 class SubmissionRun:
-    """Runs the plan's calls for one submission within its time budget."""
+    """Runs calls of one submission within its time budget; the child stays alive between
+    calls (and for shrinking counterexamples) until the run is closed."""
 
     def __init__(self, child_script: Path, submission: Path, budget: float):
         self.child_script = child_script
@@ -98,32 +99,31 @@ class SubmissionRun:
         self.budget = budget
         self.spent = 0.0
         self.loaded: dict[str, Observation | None] = {}
+        self.output: dict = {}
 
-    def run(self, calls) -> tuple[dict, dict]:
-        observations = {}
-        with tempfile.TemporaryDirectory(prefix="grader-scratch-") as scratch:
-            child = Child(self.child_script, self.submission, Path(scratch))
-            try:
-                for call in calls:
-                    observations[call.key()] = self.run_call(child, call)
-            finally:
-                child.stop()
-            output = child.output()
-        return observations, output
+    def __enter__(self) -> "SubmissionRun":
+        self._scratch = tempfile.TemporaryDirectory(prefix="grader-scratch-")
+        self.child = Child(self.child_script, self.submission, Path(self._scratch.name))
+        return self
 
-    def run_call(self, child: Child, call: Call) -> Observation:
-        failure = self.load(child, call.module, call.time_limit)
+    def __exit__(self, *exc) -> None:
+        self.child.stop()
+        self.output = self.child.output()
+        self._scratch.cleanup()
+
+    def run_call(self, call: Call) -> Observation:
+        failure = self.load(call.module, call.time_limit)
         if failure is not None:
             return failure
-        reply = self.request(child, call.request(), call.time_limit)
+        reply = self.request(call.request(), call.time_limit)
         if isinstance(reply, Observation):
             return reply
         return observe(call, reply)
 
-    def load(self, child: Child, module: str, time_limit: float) -> Observation | None:
+    def load(self, module: str, time_limit: float) -> Observation | None:
         """Import a student module once, with its own time limit; a failure is remembered."""
         if module not in self.loaded:
-            reply = self.request(child, {"op": "load", "module": module}, time_limit)
+            reply = self.request({"op": "load", "module": module}, time_limit)
             if isinstance(reply, Observation):
                 self.loaded[module] = Observation(
                     "import-timeout" if reply.status == "timeout" else reply.status,
@@ -134,17 +134,20 @@ class SubmissionRun:
                 self.loaded[module] = observe(Call(module, "", "plain", ()), reply)
         return self.loaded[module]
 
-    def request(self, child: Child, message: dict, time_limit: float):
+    def request(self, message: dict, time_limit: float):
         remaining = self.budget - self.spent
         if remaining <= 0:
             return Observation("budget", error={"seconds": self.budget})
         limit = min(time_limit, remaining)
         started = time.monotonic()
         try:
-            return child.request(message, limit)
+            return self.child.request(message, limit)
         except ChildFailure as failure:
             if failure.status == "timeout" and limit < time_limit:
                 return Observation("budget", error={"seconds": self.budget})
+            if failure.status == "timeout":
+                # the module must be imported again in the restarted child
+                self.loaded = {m: o for m, o in self.loaded.items() if o is not None}
             return Observation(failure.status, error=failure.details)
         finally:
             self.spent += time.monotonic() - started
@@ -160,6 +163,45 @@ def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdi
     return verdicts
 
 
+def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> Verdict:
+    """A failed random-tree verdict, its example replaced by a minimal counterexample."""
+    if verdict.passed or verdict.check.kind != "random-trees" or "example" not in verdict.facts:
+        return verdict
+    from .answers import answer_search
+    from .calls import canonical
+    from .checks.random_trees import compare_tree, example, trees_of
+    from .shrinking import shrink
+
+    call = plan.calls_of[verdict.check.id][0]
+    depth = call.args[0] if call.args else None
+    probe_limit = min(call.time_limit, 1.0)
+    seen: dict[str, tuple] = {}
+
+    def outcome_of(tree: dict):
+        key = canonical(tree)
+        if key not in seen:
+            probe = replace(call, items=(key,), time_limit=probe_limit)
+            observation = run.run_call(probe)
+            answer = answer_search(call.reference, tree, depth, call.prune_on_equality)
+            if observation.status != "ok":
+                seen[key] = (None, answer)
+            else:
+                seen[key] = (compare_tree(verdict.check, observation.items[0], answer), answer)
+        return seen[key]
+
+    def disagrees(tree: dict) -> bool:
+        difference, _ = outcome_of(tree)
+        return difference is not None
+
+    original = trees_of(verdict.check)[verdict.facts["tree_number"] - 1]
+    minimal = shrink(original, disagrees)
+    difference, answer = outcome_of(minimal)
+    if difference is None:
+        return verdict
+    return replace(verdict, facts={**verdict.facts, "shrunk": True,
+                                   "example": example(verdict.check, minimal, difference, answer)})
+
+
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
                      budget: float) -> SubmissionResult:
     started = time.monotonic()
@@ -171,10 +213,11 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
         result = SubmissionResult(submission.name, judge_all(plan, observations, answers),
                                   problem="submission.empty")
     else:
-        run = SubmissionRun(child_script, submission, budget)
-        observations, output = run.run(plan.calls)
-        verdicts = attach_diagnoses(judge_all(plan, observations, answers), plan, observations,
-                                    answers)
-        result = SubmissionResult(submission.name, verdicts, output=output)
+        with SubmissionRun(child_script, submission, budget) as run:
+            observations = {call.key(): run.run_call(call) for call in plan.calls}
+            verdicts = judge_all(plan, observations, answers)
+            verdicts = attach_diagnoses(verdicts, plan, observations, answers)
+            verdicts = [shrink_counterexample(v, plan, run) for v in verdicts]
+        result = SubmissionResult(submission.name, verdicts, output=run.output)
     result.seconds = time.monotonic() - started
     return result

@@ -64,5 +64,9 @@ def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grad
     named = {tuple(v.facts.get("diagnosis") or ()) for v in failed}
     assert any(mistake in names for names in named), f"diagnosed as {named}"
     alike = {m for names in named for m in names} - {mistake}
+    for verdict in failed:
+        if verdict.check.kind == "random-trees" and "example" in verdict.facts:
+            assert verdict.facts["shrunk"], "the failing tree was shrunk"
+            assert verdict.facts["example"]["nodes"] <= 10, verdict.facts["example"]["tree"]
     same = next((group for group in SAME_BEHAVIOUR if mistake in group), set())
     assert alike <= same, f"only mistakes that behave identically share a diagnosis: {named}"

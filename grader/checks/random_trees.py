@@ -104,6 +104,19 @@ def compare_tree(check, outcome, answer):
     return None
 
 
+def example(check, spec, difference, answer) -> dict:
+    """The facts shown for one failing tree: the tree and both sides' value, action, visits."""
+    facts = {"tree": to_yaml(spec, with_eval=bool(check.option("search_depth"))),
+             "nodes": size(spec), "aspect": difference["aspect"],
+             "expected": {"value": answer["value"], "action": answer["action"],
+                          "optimal": answer["optimal_actions"], "visits": answer["visits"]},
+             "observed": difference.get("observed"), "error": difference.get("error")}
+    if difference.get("observed") is not None:
+        facts["visits"] = compare_visits(check, answer["visits"],
+                                         {"visits": difference["observed"]["visits"]}).facts
+    return facts
+
+
 def judge(check, observations, answers):
     observation = observations[0]
     if observation.status != "ok":
@@ -118,15 +131,6 @@ def judge(check, observations, answers):
     if not failures:
         return passed(check, total=total, seed=check.option("seed"))
     nodes, index, difference, answer = min(failures, key=lambda f: (f[0], f[1]))
-    visits_verdict = None
-    if difference["aspect"] != "error":
-        visits_verdict = compare_visits(check, answer["visits"],
-                                        {"visits": difference["observed"]["visits"]}).facts
     return failed(check, f"random.{difference['aspect']}", total=total,
                   failures=len(failures), seed=check.option("seed"), tree_number=index + 1,
-                  nodes=nodes, tree=to_yaml(specs[index], with_eval=bool(
-                      check.option("search_depth"))),
-                  expected={"value": answer["value"], "action": answer["action"],
-                            "optimal": answer["optimal_actions"], "visits": answer["visits"]},
-                  observed=difference.get("observed"), error=difference.get("error"),
-                  visits=visits_verdict)
+                  example=example(check, specs[index], difference, answer), shrunk=False)

@@ -16,6 +16,8 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
     else:
         key = f"ok.{check.kind}" if verdict.reason == "ok" else f"reason.{verdict.reason}"
         message = render(key, **verdict.facts)
+        if not verdict.passed and verdict.facts.get("example"):
+            message = message + " " + render("example.text", **verdict.facts)
         mistakes = [{"description": catalogue.lookup(f"mistake.{m}"), "line": PSEUDOCODE[m]}
                     for m in verdict.facts.get("diagnosis") or ()]
         if mistakes:
