@@ -40,7 +40,7 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool) ->
     return {
         "value": value,
         "action": action,
-        "siblings": sibling_ranks(spec, depth),
+        **tree_facts(spec, depth),
         "action_values": [[a, v] for a, v in exact.items()],
         "optimal_actions": [a for a, v in exact.items() if same_number(v, value)],
         "visits": log["visits"],
@@ -49,21 +49,30 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool) ->
     }
 
 
-def sibling_ranks(spec: dict, depth) -> dict:
-    """node -> [parent, position among its siblings in action order], for every node within
-    ``depth`` plies (the whole tree when ``depth`` is None)."""
+def tree_facts(spec: dict, depth) -> dict:
+    """The shape of the game tree within ``depth`` plies (all of it when ``depth`` is None):
+
+    * ``siblings``: node -> [parent, position among its siblings in action order];
+    * ``horizon``: the non-terminal nodes exactly ``depth`` plies down (to be evaluated);
+    * ``terminals``: the terminal nodes within the horizon (to be scored with utility).
+    """
     game, root = make_game(spec)
-    ranks = {}
+    siblings, horizon, terminals = {}, [], []
     stack = [(root, 0)]
     while stack:
         state, level = stack.pop()
-        if game.is_terminal(state) or (depth is not None and level >= depth):
+        if game.is_terminal(state):
+            terminals.append(game.node_of(state))
+            continue
+        if depth is not None and level >= depth:
+            horizon.append(game.node_of(state))
             continue
         parent = game.node_of(state)
         for position, (_, child) in enumerate(game.successors(state)):
-            ranks[game.node_of(child)] = [parent, position]
+            siblings[game.node_of(child)] = [parent, position]
             stack.append((child, level + 1))
-    return ranks
+    return {"siblings": siblings, "horizon": sorted(horizon), "terminals": sorted(terminals),
+            "root": game.node_of(root)}
 
 
 class AnswerBook:

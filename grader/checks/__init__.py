@@ -57,7 +57,8 @@ def failed(check, reason: str, **facts) -> Verdict:
     return Verdict(check, False, 0.0, reason, facts)
 
 
-from . import action, count, evaluate, random_trees, value, visited  # noqa: E402
+from . import (action, count, evaluate, horizon, hygiene, random_trees, value,  # noqa: E402
+               visited)
 
 KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
-                                            random_trees)}
+                                            random_trees, horizon, hygiene)}

@@ -12,6 +12,7 @@ from ..calls import Call, canonical
 from ..randomtrees import Shape, generate, size, to_yaml
 from . import failed, passed
 from .common import SEARCH_FUNCTIONS, read_search_result, same_number
+from .horizon import discipline
 from .visited import compare_visits
 
 KIND = "random-trees"
@@ -101,6 +102,9 @@ def compare_tree(check, outcome, answer):
     if not compare_visits(check, answer["visits"], outcome.log, "siblings",
                           answer["siblings"]).passed:
         return {"aspect": "visits", "observed": observed}
+    if check.option("search_depth") and discipline(outcome.log, answer):
+        return {"aspect": "horizon", "observed": observed,
+                "horizon": discipline(outcome.log, answer)}
     return None
 
 

@@ -53,4 +53,7 @@ class NimRules:
         return 1 if (player == state[1]) == mover_won else -1
 
     def evaluate(self, state, player):
-        raise ValueError("the matchstick game has no heuristic: search to the end of the game")
+        """Neutral: without a heuristic every position is worth 0."""
+        if player not in self.players:
+            raise ValueError(f"unknown player {player!r}; the players are 'MAX' and 'MIN'")
+        return 0

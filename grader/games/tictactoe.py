@@ -4,8 +4,9 @@ States are 9-character strings of ``X``, ``O`` and ``.``, row by row (cells 0-8)
 first, so the side to move follows from the counts.  The actions of a state are its empty
 cells in increasing order (the order the search must try them); a terminal state (a line of
 three, or a full board) has none.  ``utility(state, player)`` is +1 if ``player`` has a line,
--1 if the opponent has one, 0 otherwise.  There is no built-in heuristic: the sheet's
-evaluation function is a model solution and lives in ``reference``.
+-1 if the opponent has one, 0 otherwise.  The built-in heuristic is neutral (every position
+is worth 0, so iterative deepening to the end of the game works): the sheet's evaluation
+function is a model solution and lives in ``reference``.
 
 Spec: ``{"kind": "tictactoe", "board": "X.O.X...."}``
 """
@@ -77,5 +78,6 @@ class TicTacToeRules:
         return 1 if won == player else -1
 
     def evaluate(self, state, player):
-        raise ValueError("this task gives tic-tac-toe no heuristic: search to the end of "
-                         "the game (depth=None)")
+        if player not in self.players:
+            raise ValueError(f"unknown player {player!r}; the players are 'X' and 'O'")
+        return 0

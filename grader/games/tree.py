@@ -3,7 +3,7 @@
 States are the node names (strings such as ``"A"`` or ``"D1"``); the actions of a node are its
 children's names in file order, so ``result(state, action)`` is simply the child named
 ``action``.  Players alternate by depth: the root is ``"MAX"``, its children ``"MIN"``, and so
-on.  Leaf values and heuristic estimates are from MAX's point of view;
+on.  Leaf values and heuristic estimates (0 where a node has none) are from MAX's point of view;
 ``utility(leaf, "MIN")`` is the negated leaf value (zero-sum).
 
 Spec::
@@ -67,10 +67,9 @@ class TreeRules:
         node = self.nodes[state]
         if not node.get("children"):
             return _signed(node["value"], player)
-        if node.get("eval") is None:
-            raise ValueError(f"evaluate() asked of {state!r}, which has no heuristic value "
-                             "in this task")
-        return _signed(node["eval"], player)
+        # Without a heuristic value a node is neutral (0), as in the other games; a
+        # depth-limited task must give every node at its horizon a value (tasks.py checks).
+        return _signed(node.get("eval") or 0, player)
 
 
 def _signed(value, player):

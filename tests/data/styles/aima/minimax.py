@@ -16,6 +16,8 @@ def minimax(game, state):
             return game.utility(s, player)
         return min(max_value(game.result(s, a)) for a in game.actions(s))
 
+    if game.is_terminal(state):
+        return game.utility(state, player), None
     scores = {a: min_value(game.result(state, a)) for a in game.actions(state)}
     action = max(game.actions(state), key=lambda a: scores[a])
     return scores[action], action
@@ -51,6 +53,8 @@ def alphabeta(game, state, depth=None):
             beta = min(beta, v)
         return v
 
+    if game.is_terminal(state):
+        return game.utility(state, player), None
     best_score, beta, best_action = -math.inf, math.inf, None
     for a in game.actions(state):
         v = min_value(game.result(state, a), best_score, beta, 1)
@@ -67,5 +71,7 @@ def negamax(game, state):
             return color * game.utility(s, player)
         return max(-value(game.result(s, a), -color) for a in game.actions(s))
 
+    if game.is_terminal(state):
+        return game.utility(state, player), None
     best_action = max(game.actions(state), key=lambda a: -value(game.result(state, a), -1))
     return -value(game.result(state, best_action), -1), best_action

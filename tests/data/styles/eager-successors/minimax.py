@@ -21,6 +21,8 @@ def minimax(game, state):
             v = min(v, max_value(child))
         return v
 
+    if game.is_terminal(state):
+        return game.utility(state, player), None
     val, action = float("-inf"), None
     for (a, child) in game.successors(state):
         v = min_value(child)
@@ -54,6 +56,8 @@ def alphabeta(game, state, depth=None):
                 break
         return v
 
+    if game.is_terminal(state):
+        return game.utility(state, player), None
     alpha, action = float("-inf"), None
     for (a, child) in game.successors(state):
         v = value(child, alpha, float("inf"), None if depth is None else depth - 1, False)
@@ -70,6 +74,8 @@ def negamax(game, state):
             return sign * game.utility(s, player)
         return max(-neg(child, -sign) for (a, child) in game.successors(s))
 
+    if game.is_terminal(state):
+        return game.utility(state, player), None
     scored = [(-neg(child, -1), a) for (a, child) in game.successors(state)]
     best = max(v for v, _ in scored)
     return best, next(a for v, a in scored if v == best)

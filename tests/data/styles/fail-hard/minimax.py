@@ -49,6 +49,8 @@ def alphabeta(game, state, depth=None):
             beta = min(beta, v)
         return beta
 
+    if game.is_terminal(state):
+        return game.utility(state, me), None
     alpha, best_action = -math.inf, None
     for a in game.actions(state):
         v = min_value(game.result(state, a), alpha, math.inf, None if depth is None else depth - 1)
@@ -68,6 +70,8 @@ def negamax(game, state):
             v = max(v, -Value(child, -sign))
         return v
 
+    if game.is_terminal(state):
+        return game.utility(state, me), None
     best, best_action = -math.inf, None
     for a, child in game.successors(state):
         v = -Value(child, -1)

@@ -1,0 +1,60 @@
+"""``horizon``: depth discipline of a depth-limited search.
+
+No node below the horizon is visited; ``evaluate`` is called exactly on the visited
+non-terminal nodes at the horizon; terminal nodes above the horizon are scored with
+``utility``, not ``evaluate``.
+"""
+
+from . import failed, passed
+from .common import SEARCH_FUNCTIONS, run_failure, search_call
+
+KIND = "horizon"
+OPTIONS = ()
+
+
+def applies_to(function):
+    return function in SEARCH_FUNCTIONS
+
+
+def parse_options(item, context, line):
+    if not context.depth:
+        context.problem(line, "a horizon check needs a depth-limited task (depth: d)")
+    if context.game != "tree":
+        context.problem(line, "a horizon check needs a tree with heuristic values")
+    return {}
+
+
+def calls(task, check):
+    return [search_call(task, check.function)]
+
+
+def discipline(log: dict, answer: dict) -> dict | None:
+    """What breaks depth discipline in one visit log, or None."""
+    within = set(answer["siblings"]) | {answer["root"]}
+    horizon, terminals = set(answer["horizon"]), set(answer["terminals"])
+    visited = set(log["visits"])
+    evaluated = list(dict.fromkeys(log.get("evaluate_calls") or ()))
+    below = [n for n in log["visits"] if n not in within]
+    if below:
+        return {"reason": "horizon.below", "nodes": below}
+    terminal_evaluated = [n for n in evaluated if n in terminals]
+    if terminal_evaluated:
+        return {"reason": "horizon.terminal", "nodes": terminal_evaluated}
+    elsewhere = [n for n in evaluated if n not in horizon]
+    if elsewhere:
+        return {"reason": "horizon.early", "nodes": elsewhere}
+    missing = [n for n in log["visits"] if n in horizon and n not in set(evaluated)]
+    if missing:
+        return {"reason": "horizon.not-evaluated", "nodes": missing}
+    del visited
+    return None
+
+
+def judge(check, observations, answers):
+    failure = run_failure(check, observations[0])
+    if failure:
+        return failure
+    problem = discipline(observations[0].items[0].log, answers[0][0])
+    if problem:
+        return failed(check, problem["reason"], nodes=problem["nodes"])
+    return passed(check, horizon=answers[0][0]["horizon"])
