@@ -21,6 +21,7 @@ class Shape:
     values: tuple = (-10**9, 10**9)    # range of leaf and heuristic values
     ties: float = 0.3                  # share of values drawn from a small range (ties)
     leaf_share: float = 0.15           # chance that a node above the bottom is a leaf
+    chains: float = 0.0                # chance that an inner node below the root has one child
     floats: bool = False
 
 
@@ -51,8 +52,10 @@ def _tree(rng: random.Random, shape: Shape) -> dict:
         if level > 0 and (at_bottom or rng.random() < shape.leaf_share):
             nodes[name] = {"value": value()}
             return
-        children = [f"{name}{'.' if name[-1].isdigit() else ''}{i}"
-                    for i in range(1, rng.randint(*shape.branching) + 1)]
+        count = rng.randint(*shape.branching)
+        if shape.chains and level > 0 and rng.random() < shape.chains:
+            count = 1
+        children = [f"{name}{'.' if name[-1].isdigit() else ''}{i}" for i in range(1, count + 1)]
         nodes[name] = {"children": children, "eval": value()}
         for child in children:
             build(child, level + 1)

@@ -27,6 +27,7 @@ or raises ``TaskFileError`` listing *every* problem found, before any grading st
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "min
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "none")
 LANGUAGES = ("de", "en")
-VISIBILITIES = ("visible", "hidden")
+VISIBILITIES = ("visible", "hidden", "after_due")
 TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -91,6 +92,7 @@ class Task:
     limits: Limits
     checks: tuple
     pins: tuple              # (function, ((field, value, line), ...), line)
+    due: datetime.datetime | None = None   # after_due checks stay hidden until then
 
     def module_of(self, function: str) -> str:
         return dict(self.modules)[function]
@@ -169,6 +171,7 @@ class _SheetReader:
     def __init__(self, file: str, problems: list[Problem]):
         self.file = file
         self.problems = problems
+        self.due = None
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
@@ -188,7 +191,8 @@ class _SheetReader:
             self.problem(document.line_of("course"), "'course' must be a mapping")
             header = LocatedDict()
         self.unknown_keys(header, ("title", "language", "prune_on_equality", "limits",
-                                   "modules"))
+                                   "modules", "due"))
+        self.due = self.date(header, "due")
         title = str(header.get("title", ""))
         language = header.get("language", "en")
         if language not in LANGUAGES:
@@ -234,6 +238,25 @@ class _SheetReader:
             self.problem(mapping.line_of(key), f"{key!r} must be true or false")
             return default
         return value
+
+    def date(self, mapping, key):
+        value = mapping.get(key)
+        if value is None:
+            return None
+        if isinstance(value, datetime.datetime):
+            moment = value
+        elif isinstance(value, datetime.date):
+            moment = datetime.datetime.combine(value, datetime.time(23, 59, 59))
+        else:
+            try:
+                moment = datetime.datetime.fromisoformat(str(value))
+            except ValueError:
+                self.problem(mapping.line_of(key), f"{key} must be a date such as 2026-12-01 or "
+                             "2026-12-01T23:59:00+01:00")
+                return None
+        if moment.tzinfo is None:
+            moment = moment.astimezone()  # the grading machine's local time zone
+        return moment
 
     def limits(self, raw, line) -> Limits:
         if raw is None:
@@ -309,7 +332,7 @@ class _SheetReader:
                     prune_on_equality=prune,
                     modules=tuple((f, modules[f]) for f in functions),
                     references=tuple(sorted(references.items())), limits=task_limits,
-                    checks=tuple(task_checks), pins=pins)
+                    checks=tuple(task_checks), pins=pins, due=self.due)
 
     def functions(self, raw, modules) -> list[str]:
         value = raw.get("functions", raw.get("function"))
@@ -434,8 +457,13 @@ class _SheetReader:
                 points = 0
             visibility = item.get("visibility", default_visibility)
             if visibility not in VISIBILITIES:
-                self.problem(item.line_of("visibility"), "visibility must be visible or hidden")
+                self.problem(item.line_of("visibility"), "visibility must be visible, hidden "
+                             "or after_due")
                 visibility = "visible"
+            if visibility == "after_due" and self.due is None:
+                self.problem(item.line_of("visibility") if "visibility" in item else line,
+                             "after_due needs the date in the course header, e.g. "
+                             "due: 2026-12-01T23:59:00+01:00")
             functions = self.check_functions(item, context, module)
             options = module.parse_options(item, context, line)
             extra = set(item) - {"kind", "points", "visibility", "function"} - set(module.OPTIONS)

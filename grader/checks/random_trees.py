@@ -2,11 +2,15 @@
 reference; value, action (any optimal) and visited nodes must all agree on every tree.
 
 Options: ``seed``, ``trees`` (how many), ``branching``/``depth``/``values`` (``[low, high]``),
-``ties`` (share of small values, 0-1), ``leaf_share``, ``floats``, ``search_depth`` (pass a depth
-limit to the search), ``time_limit`` (seconds for all trees together).  The same seed gives the
+``ties`` (share of small values, 0-1), ``leaf_share`` (share of terminal nodes above the bottom),
+``chains`` (share of single-child inner nodes), ``floats``, ``search_depth`` (pass a depth limit
+to the search), ``time_limit`` (seconds for all trees together), ``partial`` (points in
+proportion to the trees passed instead of all or nothing).  The same seed gives the
 same trees everywhere, so a failure can be reproduced; the feedback shows the smallest tree
 that fails.
 """
+
+from dataclasses import replace
 
 from ..calls import Call, canonical
 from ..randomtrees import Shape, generate, size, to_yaml
@@ -16,8 +20,8 @@ from .horizon import discipline
 from .visited import compare_visits
 
 KIND = "random-trees"
-OPTIONS = ("seed", "trees", "branching", "depth", "values", "ties", "leaf_share", "floats",
-           "search_depth", "time_limit")
+OPTIONS = ("seed", "trees", "branching", "depth", "values", "ties", "leaf_share", "chains",
+           "floats", "search_depth", "time_limit", "partial")
 
 
 def applies_to(function):
@@ -52,12 +56,14 @@ def parse_options(item, context, line):
     depth = _range(item, "depth", shape.depth, context, 1, 8)
     values = _range(item, "values", shape.values, context, -10**15, 10**15)
     ties, leaf_share = item.get("ties", shape.ties), item.get("leaf_share", shape.leaf_share)
-    for key, share in (("ties", ties), ("leaf_share", leaf_share)):
+    chains = item.get("chains", shape.chains)
+    for key, share in (("ties", ties), ("leaf_share", leaf_share), ("chains", chains)):
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
             context.problem(item.line_of(key), f"{key} must be a number from 0 to 1")
-    floats = item.get("floats", False)
-    if not isinstance(floats, bool):
-        context.problem(item.line_of("floats"), "floats must be true or false")
+    floats, partial = item.get("floats", False), item.get("partial", False)
+    for key, flag in (("floats", floats), ("partial", partial)):
+        if not isinstance(flag, bool):
+            context.problem(item.line_of(key), f"{key} must be true or false")
     search_depth = item.get("search_depth")
     if search_depth is not None and (isinstance(search_depth, bool)
                                      or not isinstance(search_depth, int) or search_depth < 1):
@@ -69,14 +75,16 @@ def parse_options(item, context, line):
                         "seconds")
         time_limit = 20
     return {"seed": seed, "trees": trees, "branching": list(branching), "depth": list(depth),
-            "values": list(values), "ties": ties, "leaf_share": leaf_share, "floats": floats,
-            "search_depth": search_depth, "time_limit": time_limit}
+            "values": list(values), "ties": ties, "leaf_share": leaf_share, "chains": chains,
+            "floats": floats, "search_depth": search_depth, "time_limit": time_limit,
+            "partial": partial}
 
 
 def trees_of(check) -> list[dict]:
     shape = Shape(branching=tuple(check.option("branching")), depth=tuple(check.option("depth")),
                   values=tuple(check.option("values")), ties=check.option("ties"),
-                  leaf_share=check.option("leaf_share"), floats=check.option("floats"))
+                  leaf_share=check.option("leaf_share"), chains=check.option("chains", 0.0),
+                  floats=check.option("floats"))
     return generate(check.option("seed"), check.option("trees"), shape)
 
 
@@ -135,6 +143,9 @@ def judge(check, observations, answers):
     if not failures:
         return passed(check, total=total, seed=check.option("seed"))
     nodes, index, difference, answer = min(failures, key=lambda f: (f[0], f[1]))
-    return failed(check, f"random.{difference['aspect']}", total=total,
-                  failures=len(failures), seed=check.option("seed"), tree_number=index + 1,
-                  example=example(check, specs[index], difference, answer), shrunk=False)
+    verdict = failed(check, f"random.{difference['aspect']}", total=total,
+                     failures=len(failures), seed=check.option("seed"), tree_number=index + 1,
+                     example=example(check, specs[index], difference, answer), shrunk=False)
+    if check.option("partial"):
+        verdict = replace(verdict, score=round(check.points * (total - len(failures)) / total, 2))
+    return verdict

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import datetime
+
 from ..mistakes import PSEUDOCODE
 from .messages import Catalogue
 
 
-def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: bool) -> dict:
+def hidden_now(check, task, now: datetime.datetime | None = None) -> bool:
+    """Whether a student may not see this check's details yet."""
+    if check.visibility == "hidden":
+        return True
+    if check.visibility == "after_due":
+        now = now or datetime.datetime.now(datetime.timezone.utc)
+        return task.due is None or now < task.due
+    return False
+
+
+def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: bool,
+               now: datetime.datetime | None = None) -> dict:
     check = verdict.check
     render = catalogue.html if html else catalogue.text
-    hidden = check.visibility == "hidden"
+    hidden = hidden_now(check, task, now)
     if hidden and for_student:
         message = render("hidden.passed" if verdict.passed else "hidden.failed")
         traceback = None
@@ -36,13 +49,15 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         "max_score": verdict.max_score,
         "passed": verdict.passed,
         "hidden": hidden,
+        "visibility": check.visibility,
         "reason": verdict.reason,
         "message": message,
         "traceback": traceback,
     }
 
 
-def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True) -> dict:
+def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True,
+                 now: datetime.datetime | None = None) -> dict:
     tasks = []
     shown_tracebacks: set[str] = set()
     by_task: dict[str, list] = {}
@@ -54,7 +69,7 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
             continue
         order = {function: index for index, function in enumerate(task.functions)}
         verdicts = sorted(verdicts, key=lambda v: order.get(v.check.function, 0))
-        checks = [check_view(v, task, catalogue, html, for_student) for v in verdicts]
+        checks = [check_view(v, task, catalogue, html, for_student, now) for v in verdicts]
         for check in checks:  # one traceback is enough where many checks share a failure
             if check["traceback"] in shown_tracebacks:
                 check["traceback"] = None

@@ -54,7 +54,8 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
                 "max_score": check["max_score"],
                 "status": "passed" if check["passed"] else "failed",
                 "output": check["message"] + (f"\n\n{check['traceback']}" if check["traceback"] else ""),
-                "visibility": "hidden" if check["hidden"] else "visible",
+                "visibility": {"hidden": "hidden", "after_due": "after_due_date"}.get(
+                    check["visibility"], "visible"),
                 "tags": [check["function"], check["kind"], check["task_id"]],
             })
     return {"score": result.score, "execution_time": round(result.seconds, 3),
