@@ -14,20 +14,43 @@ from reference.search import SEARCHES, action_values, alphabeta
 
 from .calls import Call
 from .checks.common import same_number
-from .games import make_game
+from .games import make_game, make_rules
 
 
 def answer_call(call: Call) -> list[dict]:
     if call.convention == "plain":
         evaluation = EVALUATIONS[call.reference]
         return [{"value": evaluation(*item)} for item in call.inputs()]
-    if call.convention == "game":
-        return [answer_search(call.reference, spec, call.args[0] if call.args else None,
-                              call.prune_on_equality) for spec in call.inputs()]
-    raise ValueError(f"no reference for calling convention {call.convention!r}")
+    return [answer_search(call.reference, spec, reference_depth(call, spec),
+                          call.prune_on_equality, call.convention) for spec in call.inputs()]
 
 
-def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool) -> dict:
+def reference_depth(call: Call, spec: dict):
+    """The depth limit in plies: agents of the multi-agent convention count whole rounds."""
+    depth = call.args[0] if call.args else None
+    if depth is not None and call.convention == "multi-agent":
+        return depth * len(spec.get("players") or ("MAX", "MIN"))
+    return depth
+
+
+def adapt(answer: dict, convention: str, spec: dict) -> dict:
+    """A root-player-view answer as the convention's student code reports it."""
+    if convention == "helpers":
+        # The sheet's values are from the first player's view (X, or MAX) even when the
+        # other player moves at the root.
+        rules = make_rules(spec)
+        if rules.to_move(rules.initial_state()) != rules.players[0] and answer.get("value") is not None:
+            answer = {**answer, "value": -answer["value"],
+                      "action_values": [[a, -v] for a, v in answer.get("action_values", [])]}
+    elif convention == "negamax-sign":
+        answer = {**answer, "returns_action": False}
+    elif convention == "multi-agent":
+        answer = {**answer, "returns_value": False}
+    return answer
+
+
+def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
+                  convention: str = "game") -> dict:
     search = SEARCHES[reference]
     game, root = make_game(spec)
     if search is alphabeta:
@@ -36,8 +59,8 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool) ->
         value, action = search(game, root, depth)
     log = game.visit_log()
     values_game, values_root = make_game(spec)
-    exact = action_values(values_game, values_root, depth)
-    return {
+    exact = action_values(values_game, values_root, depth, chance=reference == "expectimax")
+    return adapt({
         "value": value,
         "action": action,
         **tree_facts(spec, depth),
@@ -46,7 +69,7 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool) ->
         "visits": log["visits"],
         "utility_calls": log["utility_calls"],
         "evaluate_calls": log["evaluate_calls"],
-    }
+    }, convention, spec)
 
 
 def tree_facts(spec: dict, depth) -> dict:

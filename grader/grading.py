@@ -167,13 +167,12 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
     """A failed random-tree verdict, its example replaced by a minimal counterexample."""
     if verdict.passed or verdict.check.kind != "random-trees" or "example" not in verdict.facts:
         return verdict
-    from .answers import answer_search
+    from .answers import answer_search, reference_depth
     from .calls import canonical
     from .checks.random_trees import compare_tree, example, trees_of
     from .shrinking import shrink
 
     call = plan.calls_of[verdict.check.id][0]
-    depth = call.args[0] if call.args else None
     probe_limit = min(call.time_limit, 1.0)
     seen: dict[str, tuple] = {}
 
@@ -182,7 +181,8 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
         if key not in seen:
             probe = replace(call, items=(key,), time_limit=probe_limit)
             observation = run.run_call(probe)
-            answer = answer_search(call.reference, tree, depth, call.prune_on_equality)
+            answer = answer_search(call.reference, tree, reference_depth(call, tree),
+                                   call.prune_on_equality, call.convention)
             if observation.status != "ok":
                 seen[key] = (None, answer)
             else:

@@ -15,7 +15,8 @@ from dataclasses import replace
 
 from reference.variants import MISTAKES_OF, run
 
-from .checks.common import same_number
+from .answers import adapt, reference_depth
+from .checks.common import read_search_result, same_number
 from .games import make_game
 
 # The line of the lecture's pseudo-code (seeds: lecture notes, study notes, sheet 3) at stake.
@@ -24,6 +25,8 @@ PSEUDOCODE = {
     "init-zero": "v = -INF   /   v = +INF",
     "init-finite": "v = -INF   /   v = +INF",
     "no-alternation": "v = MAX(v, Min-Value(s))   /   v = MIN(v, Max-Value(s))",
+    "strict-alternation": "v = MAX(v, Min-Value(s))   /   v = MIN(v, Max-Value(s))",
+    "chance-as-min": "v = MIN(v, Max-Value(s))",
     "utility-side-to-move": "if Terminal-Test(state): return Utility(state)",
     "last-action": "if (val <= v): (val, action) = (v, a)",
     "one-ply": "v = Min-Value(s)",
@@ -51,33 +54,35 @@ MAX_NAMED = 3
 
 
 def variant_answers(call, mistake: str) -> list[dict]:
-    """What the variant with ``mistake`` does on each input of a search call."""
-    depth = call.args[0] if call.args else None
+    """What the variant with ``mistake`` does on each input of a search call, reported as the
+    call's convention reports it."""
     function = call.reference
     answers = []
     for spec in call.inputs():
         game, root = make_game(spec)
         try:
-            value, action = run(mistake, function, game, root, depth, call.prune_on_equality)
-        except Exception as error:  # e.g. evaluate() asked of a node without a heuristic
+            value, action = run(mistake, function, game, root, reference_depth(call, spec),
+                                call.prune_on_equality)
+        except Exception as error:  # e.g. a variant that loops past a terminal node
             answers.append({"error": type(error).__name__})
             continue
-        answers.append({"value": value, "action": action, "visits": game.visit_log()["visits"]})
+        answers.append(adapt({"value": value, "action": action,
+                              "visits": game.visit_log()["visits"]}, call.convention, spec))
     return answers
 
 
 def behaves_alike(outcome, answer: dict) -> bool:
-    """Same value, action and visit sequence (a student's outcome vs. a search's answer)."""
+    """Same value, action and visit sequence (a student's outcome vs. a search's answer);
+    only what the convention returns is compared."""
     if "error" in answer or outcome.status != "ok" or outcome.log is None:
         return False
-    returned = outcome.returned
-    if not (isinstance(returned, list) and len(returned) == 2):
+    value, action, _ = read_search_result(outcome.returned)
+    if answer.get("returns_value", True) and (value is None
+                                               or not same_number(value, answer["value"])):
         return False
-    value, action = returned
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if answer.get("returns_action", True) and action != answer["action"]:
         return False
-    return (same_number(value, answer["value"]) and action == answer["action"]
-            and outcome.log["visits"] == answer["visits"])
+    return outcome.log["visits"] == answer["visits"]
 
 
 def diagnose(function: str, runs, variant_of) -> list[str]:
@@ -114,18 +119,18 @@ def diagnose(function: str, runs, variant_of) -> list[str]:
 
 def attach_diagnoses(verdicts, plan, observations, answers):
     """Verdicts of failed search checks, with the names of the mistakes that explain them."""
-    failing = {v.check.function for v in verdicts
-               if not v.passed and v.check.function in SEARCH_FUNCTIONS}
+    failing = {v.check.function for v in verdicts if not v.passed}
     found = {}
     for function in failing:
-        calls = [c for c in plan.calls if c.function == function and c.convention == "game"
-                 and c.reference == function]
-        if not calls:
+        calls = [c for c in plan.calls if c.function == function and c.convention != "plain"
+                 and c.reference in MISTAKES_OF]
+        references = {c.reference for c in calls}
+        if len(references) != 1:
             continue
         runs = [(observations[c.key()], answers[c]) for c in calls]
         if all(obs.status != "ok" for obs, _ in runs):
             continue
-        found[function] = diagnose(function, runs,
+        found[function] = diagnose(references.pop(), runs,
                                    lambda mistake, index: answers.variant(calls[index], mistake))
     result = []
     for verdict in verdicts:

@@ -39,10 +39,15 @@ from .calls import canonical
 from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax")
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "none")
+CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent")
+# Student functions whose model solution goes without saying.
+DEFAULT_REFERENCES = {"Value": "negamax", "MinimaxAgent": "minimax",
+                      "AlphaBetaAgent": "alphabeta", "ExpectimaxAgent": "expectimax"}
+PLAYERS = ("MAX", "MIN", "CHANCE")
 LANGUAGES = ("de", "en")
 VISIBILITIES = ("visible", "hidden", "after_due")
 TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -93,6 +98,7 @@ class Task:
     checks: tuple
     pins: tuple              # (function, ((field, value, line), ...), line)
     due: datetime.datetime | None = None   # after_due checks stay hidden until then
+    convention: str = "game"                # how the student's search functions are called
 
     def module_of(self, function: str) -> str:
         return dict(self.modules)[function]
@@ -285,7 +291,7 @@ class _SheetReader:
         self.unknown_keys(raw, ("id", "title", "game", "tree", "board", "sticks", "take",
                                 "last_loses", "functions", "function", "depth",
                                 "prune_on_equality", "checks", "expect", "reference",
-                                "visibility", "limits"))
+                                "visibility", "limits", "convention", "module", "players"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -293,12 +299,23 @@ class _SheetReader:
                          "e.g. id: tree-blatt3")
             task_id = f"<task at line {raw.line}>"
         title = str(raw.get("title", task_id))
+        convention = raw.get("convention", "game")
+        if convention not in CONVENTIONS:
+            self.problem(raw.line_of("convention"), f"unknown convention {convention!r}; use one "
+                         f"of {', '.join(CONVENTIONS)}")
+            convention = "game"
         game = raw.get("game", "none")
         if game not in GAMES:
             self.problem(raw.line_of("game"), f"unknown game {game!r}; use one of "
                          f"{', '.join(GAMES)}")
             game = "none"
         game_spec = self.game_spec(game, raw)
+        if "module" in raw:
+            module = raw["module"]
+            if not isinstance(module, str) or not module.isidentifier():
+                self.problem(raw.line_of("module"), f"module {module!r} is not a Python module name")
+            else:
+                modules = {**modules, **{f: module for f in _listed(raw)}}
         functions = self.functions(raw, modules)
         depth = raw.get("depth")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
@@ -307,11 +324,16 @@ class _SheetReader:
                          "(leave it out to search to the end of the game)")
             depth = None
         if depth is not None and game_spec is not None and game == "tree":
+            self._rounds = convention == "multi-agent"
             self.check_horizon(game_spec, depth, raw.line_of("depth"))
         if depth is not None and game in ("tictactoe", "nim"):
             self.problem(raw.line_of("depth"), f"{game} has no heuristic to evaluate at a "
                          "horizon; use a tree with heuristic values, e.g. \"C (4)\"")
-        prune = self.boolean(raw, "prune_on_equality", prune_default)
+        # Courses in the style of the Pacman projects prune only on strict inequality.
+        prune = self.boolean(raw, "prune_on_equality",
+                             False if convention == "multi-agent" else prune_default)
+        if convention == "multi-agent" and game != "tree":
+            self.problem(raw.line_of("convention"), "the multi-agent convention needs a tree")
         task_limits = self.limits(raw.get("limits"), raw.line_of("limits")) \
             if "limits" in raw else limits
         references = self.references(raw, functions)
@@ -322,9 +344,12 @@ class _SheetReader:
             visibility = "visible"
         context = check_kinds.TaskContext(task_id=task_id, game=game, game_spec=game_spec,
                                           functions=tuple(functions), depth=depth,
-                                          file=self.file, problems=self.problems)
+                                          file=self.file, problems=self.problems,
+                                          convention=convention,
+                                          references={f: dict(references).get(f, f)
+                                                      for f in functions})
         task_checks = self.checks(raw, context, visibility)
-        pins = self.pins(raw, functions)
+        pins = self.pins(raw, functions, context.references)
         if len(self.problems) > before:
             return None
         return Task(id=task_id, title=title, file=self.file, line=raw.line, game=game,
@@ -332,7 +357,8 @@ class _SheetReader:
                     prune_on_equality=prune,
                     modules=tuple((f, modules[f]) for f in functions),
                     references=tuple(sorted(references.items())), limits=task_limits,
-                    checks=tuple(task_checks), pins=pins, due=self.due)
+                    checks=tuple(task_checks), pins=pins, due=self.due,
+                    convention=convention)
 
     def functions(self, raw, modules) -> list[str]:
         value = raw.get("functions", raw.get("function"))
@@ -347,7 +373,8 @@ class _SheetReader:
         for function in value:
             if function not in modules:
                 self.problem(raw.line_of(key), f"no module is known for function "
-                             f"{function!r}; add it under course.modules")
+                             f"{function!r}; add it under course.modules or give the task "
+                             "a module: key")
         if len(set(value)) != len(value):
             self.problem(raw.line_of(key), "a function is listed twice")
         return [f for f in value if f in modules]
@@ -357,7 +384,7 @@ class _SheetReader:
         from reference.search import SEARCHES
         known = {**{name: "search" for name in SEARCHES}, **{name: "evaluation" for name in EVALUATIONS}}
         value = raw.get("reference", {})
-        result = {}
+        result = {f: DEFAULT_REFERENCES[f] for f in functions if f in DEFAULT_REFERENCES}
         if not isinstance(value, dict):
             self.problem(raw.line_of("reference"), "'reference' maps a function to the model "
                          "solution it is compared with, e.g. {evaluate: tictactoe-lines}")
@@ -414,11 +441,22 @@ class _SheetReader:
         root = builder.node(root_key, tree[root_key], tree.line_of(root_key))
         if root is None:
             return None
-        return canonical({"kind": "tree", "root": root, "nodes": builder.nodes})
+        spec = {"kind": "tree", "root": root, "nodes": builder.nodes}
+        players = raw.get("players")
+        if players is not None:
+            if (not isinstance(players, list) or len(players) < 2 or players[0] != "MAX"
+                    or any(p not in PLAYERS[1:] for p in players[1:])):
+                self.problem(raw.line_of("players"), "players is the cycle of players by depth: "
+                             "MAX first, then MIN or CHANCE, e.g. [MAX, MIN, MIN]")
+            else:
+                spec["players"] = list(players)
+        return canonical(spec)
 
     def check_horizon(self, game_spec, depth, line) -> None:
         import json
         spec = json.loads(game_spec)
+        depth = depth * len(spec.get("players") or ("MAX", "MIN")) \
+            if getattr(self, "_rounds", False) else depth
         nodes = spec["nodes"]
         frontier = [spec["root"]]
         for _ in range(depth):
@@ -485,6 +523,7 @@ class _SheetReader:
         return result
 
     def check_functions(self, item, context, module) -> list[str]:
+        """The task's functions a check applies to (judged by their model solution)."""
         if "function" in item:
             function = item["function"]
             if function not in context.functions:
@@ -494,13 +533,19 @@ class _SheetReader:
             functions = [function]
         else:
             functions = list(context.functions)
-        fitting = [f for f in functions if module.applies_to(f)]
+        fitting = [f for f in functions if module.applies_to(context.references.get(f, f))]
+        refused = REFUSED.get(context.convention, ())
+        if module.KIND in refused:
+            self.problem(item.line_of("kind"), f"a {module.KIND} check cannot judge the "
+                         f"{context.convention} convention (its functions return "
+                         f"{'no value' if context.convention == 'multi-agent' else 'no action'})")
+            return []
         if not fitting and functions:
             self.problem(item.line_of("kind"), f"a {module.KIND} check does not apply to "
                          f"{', '.join(functions)}")
         return fitting
 
-    def pins(self, raw, functions) -> tuple:
+    def pins(self, raw, functions, references) -> tuple:
         value = raw.get("expect")
         if value is None:
             return ()
@@ -510,7 +555,7 @@ class _SheetReader:
             return ()
         pins = []
         for function, fields in value.items():
-            if function not in functions or function not in SEARCH_FUNCTIONS:
+            if function not in functions or references.get(function) not in SEARCH_FUNCTIONS:
                 self.problem(value.line_of(function), f"cannot pin answers of {function!r}: pin "
                              "the search functions of this task")
                 continue
@@ -522,6 +567,18 @@ class _SheetReader:
             pins.append((function, tuple((k, _freeze(v), fields.line_of(k))
                                          for k, v in fields.items()), value.line_of(function)))
         return tuple(pins)
+
+
+# Check kinds a convention cannot support: its functions return no value, or no action.
+REFUSED = {"multi-agent": ("value", "random-trees", "hygiene"),
+           "negamax-sign": ("action", "hygiene")}
+
+
+def _listed(raw) -> list:
+    value = raw.get("functions", raw.get("function"))
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def _freeze(value):

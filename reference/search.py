@@ -12,41 +12,55 @@ Children are tried in the order ``game.actions`` lists them, each generated lazi
 ``game.result`` just before it is searched, so the set and order of visited nodes are the
 textbook ones.  Depth-limited search (``depth=d``) calls ``game.evaluate`` on the non-terminal
 nodes ``d`` plies below ``state`` and never looks further; terminal nodes above the horizon
-use ``game.utility``.  Turns must alternate between the two players.
+use ``game.utility``.  Whose turn it is comes from ``game.to_move``: the root player maximises,
+every other player minimises (one MAX against one or several MIN players); ``expectimax``
+treats every other player as chance (children equally likely).
 """
 
 from math import inf
 
 
 def minimax(game, state, depth=None):
-    """Plain minimax with two mutually recursive functions (lecture: Max-Value/Min-Value)."""
+    """Plain minimax (lecture: Max-Value/Min-Value, chosen by whose turn it is)."""
     player = game.to_move(state)
 
-    def max_value(node, remaining):
+    def value_of(node, remaining):
         if game.is_terminal(node):
             return game.utility(node, player), None
         if remaining == 0:
             return game.evaluate(node, player), None
+        maximising = game.to_move(node) == player
+        best, best_action = (-inf if maximising else inf), None
+        for action in game.actions(node):
+            value, _ = value_of(game.result(node, action), _less(remaining))
+            if (value > best) if maximising else (value < best):
+                best, best_action = value, action
+        return best, best_action
+
+    return value_of(state, depth)
+
+
+def expectimax(game, state, depth=None):
+    """MAX maximises, every other player is chance: the mean of its children's values."""
+    player = game.to_move(state)
+
+    def value_of(node, remaining):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if remaining == 0:
+            return game.evaluate(node, player), None
+        values = []
         best, best_action = -inf, None
         for action in game.actions(node):
-            value, _ = min_value(game.result(node, action), _less(remaining))
+            value, _ = value_of(game.result(node, action), _less(remaining))
+            values.append(value)
             if value > best:
                 best, best_action = value, action
-        return best, best_action
+        if game.to_move(node) == player:
+            return best, best_action
+        return sum(values) / len(values), None
 
-    def min_value(node, remaining):
-        if game.is_terminal(node):
-            return game.utility(node, player), None
-        if remaining == 0:
-            return game.evaluate(node, player), None
-        best, best_action = inf, None
-        for action in game.actions(node):
-            value, _ = max_value(game.result(node, action), _less(remaining))
-            if value < best:
-                best, best_action = value, action
-        return best, best_action
-
-    return max_value(state, depth)
+    return value_of(state, depth)
 
 
 def alphabeta(game, state, depth=None, prune_on_equality=True):
@@ -61,37 +75,28 @@ def alphabeta(game, state, depth=None, prune_on_equality=True):
     def cut(alpha, beta):
         return beta <= alpha if prune_on_equality else beta < alpha
 
-    def max_value(node, alpha, beta, remaining):
+    def value_of(node, alpha, beta, remaining):
         if game.is_terminal(node):
             return game.utility(node, player), None
         if remaining == 0:
             return game.evaluate(node, player), None
-        best, best_action = -inf, None
+        maximising = game.to_move(node) == player
+        best, best_action = (-inf if maximising else inf), None
         for action in game.actions(node):
-            value, _ = min_value(game.result(node, action), alpha, beta, _less(remaining))
-            if value > best:
-                best, best_action = value, action
-            alpha = max(alpha, best)
+            value, _ = value_of(game.result(node, action), alpha, beta, _less(remaining))
+            if maximising:
+                if value > best:
+                    best, best_action = value, action
+                alpha = max(alpha, best)
+            else:
+                if value < best:
+                    best, best_action = value, action
+                beta = min(beta, best)
             if cut(alpha, beta):
                 break
         return best, best_action
 
-    def min_value(node, alpha, beta, remaining):
-        if game.is_terminal(node):
-            return game.utility(node, player), None
-        if remaining == 0:
-            return game.evaluate(node, player), None
-        best, best_action = inf, None
-        for action in game.actions(node):
-            value, _ = max_value(game.result(node, action), alpha, beta, _less(remaining))
-            if value < best:
-                best, best_action = value, action
-            beta = min(beta, best)
-            if cut(alpha, beta):
-                break
-        return best, best_action
-
-    return max_value(state, -inf, inf, depth)
+    return value_of(state, -inf, inf, depth)
 
 
 def negamax(game, state, depth=None):
@@ -117,8 +122,9 @@ def negamax(game, state, depth=None):
     return value_of(state, 1, depth)
 
 
-def action_values(game, state, depth=None):
-    """The exact (depth-limited) minimax value of every action at ``state``, MAX's view.
+def action_values(game, state, depth=None, chance=False):
+    """The exact (depth-limited) minimax value of every action at ``state``, MAX's view
+    (expectimax values with ``chance=True``).
 
     Used to accept *any* optimal action: an action is optimal when its value equals the
     root value.
@@ -127,22 +133,25 @@ def action_values(game, state, depth=None):
     values = {}
     for action in game.actions(state):
         child = game.result(state, action)
-        values[action] = _value_for(game, child, player, _less(depth))
+        values[action] = _value_for(game, child, player, _less(depth), chance)
     return values
 
 
-def _value_for(game, node, player, remaining):
+def _value_for(game, node, player, remaining, chance=False):
     if game.is_terminal(node):
         return game.utility(node, player)
     if remaining == 0:
         return game.evaluate(node, player)
-    values = [_value_for(game, game.result(node, a), player, _less(remaining))
+    values = [_value_for(game, game.result(node, a), player, _less(remaining), chance)
               for a in game.actions(node)]
-    return max(values) if game.to_move(node) == player else min(values)
+    if game.to_move(node) == player:
+        return max(values)
+    return sum(values) / len(values) if chance else min(values)
 
 
 def _less(remaining):
     return None if remaining is None else remaining - 1
 
 
-SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax}
+SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax,
+            "expectimax": expectimax}

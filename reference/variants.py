@@ -20,7 +20,7 @@ def _less(remaining):
 
 def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=True,
                    mistake=None):
-    """Two mutually recursive functions (Max-Value/Min-Value), with or without alpha-beta."""
+    """Minimax (Max-Value/Min-Value by whose turn it is), with or without alpha-beta."""
     player = game.to_move(state)
     cut_on_equality = prune_on_equality
     if mistake == "strict-cut":
@@ -49,13 +49,18 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
             return -FINITE_INFINITY if maximizing else FINITE_INFINITY
         return -inf if maximizing else inf
 
-    def value(node, alpha, beta, remaining, maximizing, at_root):
-        if mistake == "swap-min-max" and at_root:
-            maximizing = not maximizing
+    def value(node, alpha, beta, remaining, at_root, ply=0):
         if game.is_terminal(node):
             return leaf_value(node), None
         if remaining == 0:
             return game.evaluate(node, player), None
+        maximizing = game.to_move(node) == player
+        if mistake == "no-alternation":
+            maximizing = True
+        elif mistake == "strict-alternation":
+            maximizing = ply % 2 == 0
+        elif mistake == "swap-min-max":
+            maximizing = not maximizing
         best, best_action = initial(maximizing), None
         actions = game.actions(node)
         if mistake == "reverse-children":
@@ -65,15 +70,12 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
             if mistake == "one-ply" and at_root:
                 v = leaf_value(child) if game.is_terminal(child) else game.evaluate(child, player)
             else:
-                next_max = maximizing if mistake == "no-alternation" else not maximizing
-                if mistake == "swap-min-max" and at_root:
-                    next_max = not next_max
                 child_alpha, child_beta = alpha, beta
                 if mistake == "window-not-passed":
                     child_alpha, child_beta = -inf, inf
                 elif mistake == "alpha-beta-swapped":
                     child_alpha, child_beta = beta, alpha
-                v, _ = value(child, child_alpha, child_beta, _less(remaining), next_max, False)
+                v, _ = value(child, child_alpha, child_beta, _less(remaining), False, ply + 1)
             if mistake == "last-action":
                 best_action = action
             if pruning and mistake == "cut-before-record":
@@ -97,7 +99,7 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
                 break
         return best, best_action
 
-    return value(state, -inf, inf, depth, True, True)
+    return value(state, -inf, inf, depth, True)
 
 
 def negamax_family(game, state, depth=None, prune_on_equality=True, *, mistake=None):
@@ -137,16 +139,42 @@ def negamax_family(game, state, depth=None, prune_on_equality=True, *, mistake=N
     return value(state, 1, depth, True)
 
 
+def expectimax_family(game, state, depth=None, prune_on_equality=True, *, mistake=None):
+    """MAX maximises, other players are chance (the mean), with one mistake."""
+    player = game.to_move(state)
+
+    def value(node, remaining):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if remaining == 0:
+            return game.evaluate(node, player), None
+        values, best, best_action = [], -inf, None
+        for action in game.actions(node):
+            v, _ = value(game.result(node, action), _less(remaining))
+            values.append(v)
+            if v > best:
+                best, best_action = v, action
+        if game.to_move(node) == player:
+            return best, best_action
+        if mistake == "chance-as-min":
+            return min(values), None
+        return sum(values) / len(values), None
+
+    return value(state, depth)
+
+
 MINIMAX_MISTAKES = ("swap-min-max", "init-zero", "init-finite", "no-alternation",
-                    "utility-side-to-move", "last-action", "one-ply", "reverse-children")
+                    "strict-alternation", "utility-side-to-move", "last-action", "one-ply",
+                    "reverse-children")
 ALPHABETA_MISTAKES = MINIMAX_MISTAKES + (
     "strict-cut", "equality-cut", "alpha-never-raised", "window-not-passed",
     "alpha-beta-swapped", "continue-not-break", "cut-before-record", "root-no-alpha",
     "depth-ignored", "depth-off-by-one", "horizon-early")
 NEGAMAX_MISTAKES = ("no-negation", "sign-not-flipped", "leaf-not-signed", "init-zero",
                     "init-finite", "last-action", "one-ply", "reverse-children")
+EXPECTIMAX_MISTAKES = ("chance-as-min",)
 MISTAKES_OF = {"minimax": MINIMAX_MISTAKES, "alphabeta": ALPHABETA_MISTAKES,
-               "negamax": NEGAMAX_MISTAKES}
+               "negamax": NEGAMAX_MISTAKES, "expectimax": EXPECTIMAX_MISTAKES}
 
 
 def run(mistake, function, game, state, depth=None, prune_on_equality=True):
@@ -154,5 +182,7 @@ def run(mistake, function, game, state, depth=None, prune_on_equality=True):
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
     if function == "negamax":
         return negamax_family(game, state, depth, prune_on_equality, mistake=mistake)
+    if function == "expectimax":
+        return expectimax_family(game, state, depth, mistake=mistake)
     return minimax_family(game, state, depth, prune_on_equality,
                           pruning=function == "alphabeta", mistake=mistake)

@@ -8,13 +8,15 @@ import pytest
 from grader.tasks import load_course
 from reference.variants import MISTAKES_OF
 
-from conftest import ROOT
+from conftest import DATA, ROOT
 
 # Mistakes that behave identically on every tree: alpha-beta without any cut; and, since the
 # sheet's Value(state, sign) uses the sign only at the leaves, an unflipped sign is an
 # unsigned leaf.
 SAME_BEHAVIOUR = [{"alpha-never-raised", "window-not-passed", "continue-not-break"},
                   {"sign-not-flipped", "leaf-not-signed"}]
+# Mistakes that only show with several MIN players or with chance nodes.
+MULTI_PLAYER = {"strict-alternation", "chance-as-min"}
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -28,7 +30,14 @@ def write_mistaken_student(folder, function, mistake):
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "reference" / "variants.py", folder / "_variants.py")
     shutil.copy(ROOT / "submissions" / "korrekt" / "evaluation.py", folder / "evaluation.py")
-    mistakes = {"minimax": None, "alphabeta": None, "negamax": None, function: mistake}
+    mistakes = {"minimax": None, "alphabeta": None, "negamax": None, "expectimax": None,
+                function: mistake}
+    (folder / "expectimax.py").write_text(textwrap.dedent(f"""
+        from _variants import expectimax_family
+
+        def expectimax(game, state):
+            return expectimax_family(game, state, mistake={mistakes.get('expectimax')!r})
+    """))
     (folder / "minimax.py").write_text(textwrap.dedent(f"""
         from _variants import minimax_family, negamax_family
 
@@ -56,7 +65,10 @@ def strict_course(tmp_path_factory):
 @pytest.mark.parametrize("function, mistake", CASES)
 def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grade, strict_course):
     write_mistaken_student(tmp_path / mistake, function, mistake)
-    course = strict_course if mistake == "equality-cut" else None
+    if mistake in MULTI_PLAYER:
+        course = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
+    else:
+        course = strict_course if mistake == "equality-cut" else None
     result = grade(tmp_path / mistake, course)
     failed = [v for v in result.verdicts if not v.passed]
     assert failed, "the mistake is caught"

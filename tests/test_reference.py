@@ -81,3 +81,21 @@ def test_depth_limited_search_evaluates_exactly_at_the_horizon():
     log = game.visit_log()
     assert log["evaluate_calls"] == ["B1"] and "B1.1" not in log["visits"]
     assert log["utility_calls"] == ["C"]
+
+
+def test_catalogue_variants_without_a_mistake_are_the_reference():
+    """The variants differ from the reference by their one mistake and nothing else."""
+    from grader.randomtrees import generate
+    from reference.variants import expectimax_family, minimax_family, negamax_family
+    from reference.search import expectimax
+    families = {"minimax": (minimax, lambda g, s, d: minimax_family(g, s, d, pruning=False)),
+                "alphabeta": (alphabeta, lambda g, s, d: minimax_family(g, s, d)),
+                "negamax": (negamax, lambda g, s, d: negamax_family(g, s, d)),
+                "expectimax": (expectimax, lambda g, s, d: expectimax_family(g, s, d))}
+    for spec in generate(3, 60):
+        for depth in (None, 2):
+            for name, (search, family) in families.items():
+                g1, r1 = make_game(spec)
+                g2, r2 = make_game(spec)
+                assert search(g1, r1, depth) == family(g2, r2, depth), name
+                assert g1.visit_log() == g2.visit_log(), name

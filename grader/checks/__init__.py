@@ -3,7 +3,7 @@
 One module per kind, registered in ``KINDS``.  A kind module provides
 
 * ``KIND`` and ``OPTIONS`` (the option names a task file may set),
-* ``applies_to(function)``: which student functions it can check,
+* ``applies_to(reference)``: which functions it can check, by their model solution's name,
 * ``parse_options(item, context, line) -> dict``: options from the task file, reporting
   problems through ``context.problem``,
 * ``calls(task, check) -> list[Call]``: the runs of student code it needs,
@@ -31,6 +31,8 @@ class TaskContext:
     depth: int | None
     file: str
     problems: list = field(default_factory=list)
+    convention: str = "game"
+    references: dict = field(default_factory=dict)   # function -> model solution
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))

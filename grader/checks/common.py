@@ -8,12 +8,12 @@ import math
 from ..calls import Call
 from . import failed
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax")
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax")
 
 
 def search_call(task, function: str) -> Call:
     """The one run of ``function`` on the task's game that value/action/visited/count share."""
-    return Call(module=task.module_of(function), function=function, convention="game",
+    return Call(module=task.module_of(function), function=function, convention=task.convention,
                 items=(task.game_spec,), args=(task.depth,) if task.depth else (),
                 time_limit=task.limits.call_seconds,
                 prune_on_equality=task.prune_on_equality,

@@ -4,14 +4,14 @@ evaluation (``board``, ``player``; the value is from ``player``'s point of view)
 from ..calls import Call, canonical
 from ..games.tictactoe import normalise_board
 from . import failed, passed
-from .common import describe, is_number, run_failure, same_number
+from .common import SEARCH_FUNCTIONS, describe, is_number, run_failure, same_number
 
 KIND = "evaluate"
 OPTIONS = ("board", "player", "expect")
 
 
-def applies_to(function):
-    return function == "evaluate"
+def applies_to(reference):
+    return reference not in SEARCH_FUNCTIONS
 
 
 def parse_options(item, context, line):

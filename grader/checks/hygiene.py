@@ -45,7 +45,7 @@ def calls(task, check):
         items += [task.game_spec, task.game_spec]
     items += [canonical(TERMINAL_ROOT), canonical(CHAIN)]
     return [Call(module=task.module_of(check.function), function=check.function,
-                 convention="game", items=tuple(items),
+                 convention=task.convention, items=tuple(items),
                  args=(task.depth,) if task.depth else (), time_limit=task.limits.call_seconds,
                  prune_on_equality=task.prune_on_equality,
                  reference=task.reference_of(check.function))]

@@ -1,25 +1,25 @@
-"""How a student's function is called (runs in the child, next to student code).
+"""How a student's code is called (runs in the child, next to student code).
 
-Each convention maps ``(function, item, args)`` to ``(returned, visit_log)``:
+One module per convention, registered in ``CONVENTIONS``; each provides
+``call(module, name, item, args) -> (returned, visit_log)``:
 
-* ``game``: ``function(game, state, *args)`` with a recording game built from the item (a game
-  spec) and its root state; the visit log is the game's.
-* ``plain``: ``function(*item, *args)``, e.g. ``evaluate(state, player)``; no visit log.
+* ``game`` (default): ``name(game, state, *args)`` with a recording game object;
+* ``plain``: ``name(*item, *args)``, e.g. ``evaluate(state, player)``;
+* ``helpers``: the exercise sheet's style, ``minimax(state, player)`` with module-level
+  ``terminal``, ``legal_moves`` and ``play`` provided by the grader;
+* ``negamax-sign``: the sheet's ``Value(state, sign)`` with ``terminal_test``, ``utility`` and
+  ``successors``;
+* ``multi-agent``: agent classes with ``getAction(gameState)`` in the style of the Pacman
+  multi-agent project (``standins/`` provides the ``util``, ``game`` and ``pacman`` modules
+  such files import).
 
 Standard library and ``grader.games`` only; never imports ``reference``.
 """
 
-from ..games import make_game
+import os
 
+from . import game, helpers, multi_agent, negamax_sign, plain
 
-def call_with_game(function, spec, args):
-    game, root = make_game(spec)
-    returned = function(game, root, *args)
-    return returned, game.visit_log()
-
-
-def call_plain(function, item, args):
-    return function(*item, *args), None
-
-
-CONVENTIONS = {"game": call_with_game, "plain": call_plain}
+CONVENTIONS = {"game": game.call, "plain": plain.call, "helpers": helpers.call,
+               "negamax-sign": negamax_sign.call, "multi-agent": multi_agent.call}
+STANDINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins")

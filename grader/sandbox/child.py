@@ -72,9 +72,10 @@ def describe_exception(error, student_dir):
 
 class Runner:
     def __init__(self, student_dir):
-        from grader.conventions import CONVENTIONS
+        from grader.conventions import CONVENTIONS, STANDINS
         self.student_dir = os.path.abspath(student_dir)
         self.conventions = CONVENTIONS
+        self.standins = STANDINS
         self.modules = {}
 
     def load(self, name):
@@ -113,7 +114,8 @@ class Runner:
         loaded = self.load(request["module"])
         if loaded["status"] != "ok":
             return {"status": loaded["status"], "error": loaded.get("error")}
-        function = getattr(loaded["module"], request["function"], None)
+        module = loaded["module"]
+        function = getattr(module, request["function"], None)
         if not callable(function):
             return {"status": "missing-function",
                     "error": {"module": request["module"], "function": request["function"],
@@ -122,7 +124,7 @@ class Runner:
         items = []
         for item in request["items"]:
             try:
-                returned, log = convention(function, item, request["args"])
+                returned, log = convention(module, request["function"], item, request["args"])
                 items.append({"status": "ok", "returned": plain(returned), "log": log})
             except BaseException as error:  # the student's exception, recursion, sys.exit
                 items.append({"status": "error",
@@ -136,6 +138,8 @@ def main(argv):
     sys.dont_write_bytecode = True
     runner = Runner(student_dir)
     sys.path.insert(1, runner.student_dir)
+    # Last, so that a student's own util.py or game.py wins over the stand-ins.
+    sys.path.append(runner.standins)
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
     replies = os.fdopen(reply_fd, "w", encoding="utf-8")
     for line in requests:

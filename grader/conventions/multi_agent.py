@@ -1,0 +1,67 @@
+"""Agent classes in the style of the Pacman multi-agent project: ``MinimaxAgent(depth=d)``,
+``AlphaBetaAgent``, ``ExpectimaxAgent`` with ``getAction(gameState) -> action``.
+
+The game state wraps a tree: agent 0 (MAX) moves at the root, agents 1..k in turn after it
+(``getNumAgents()`` is the length of the tree's player cycle); ``depth`` counts rounds of all
+agents.  ``getScore()`` is a leaf's value or a node's heuristic value; ``isWin()`` holds for
+leaves (except those marked lose), ``isLose()`` for leaves marked lose.  Visits: every method
+of a state visits it except ``generateSuccessor`` (which, like ``result``, only makes the
+child).  The call returns ``[None, action]``: such agents return no value.
+"""
+
+from ..games import make_game
+
+
+class TreeGameState:
+    """The ``GameState`` interface of those projects, over one node of a game tree."""
+
+    def __init__(self, game, state):
+        self._game = game
+        self._state = state
+
+    def _rules(self):
+        return self._game._rules
+
+    def _check_agent(self, agent_index):
+        expected = self._rules().agent_index(self._state)
+        if agent_index != expected:
+            raise ValueError(f"it is agent {expected}'s turn in state {self._state!r}, "
+                             f"not agent {agent_index}'s")
+
+    def getNumAgents(self):
+        self._game.to_move(self._state)
+        return len(self._rules().cycle)
+
+    def getLegalActions(self, agentIndex=0):
+        if self._game.is_terminal(self._state):
+            return []
+        self._check_agent(agentIndex)
+        return self._game.actions(self._state)
+
+    def generateSuccessor(self, agentIndex, action):
+        self._check_agent(agentIndex)
+        return TreeGameState(self._game, self._game.result(self._state, action))
+
+    def isWin(self):
+        if not self._game.is_terminal(self._state):
+            return False
+        return self._rules().nodes[self._state].get("outcome") != "lose"
+
+    def isLose(self):
+        if not self._game.is_terminal(self._state):
+            return False
+        return self._rules().nodes[self._state].get("outcome") == "lose"
+
+    def getScore(self):
+        return self._game.evaluate(self._state, "MAX")
+
+    def __repr__(self):
+        return f"TreeGameState({self._state!r})"
+
+
+def call(module, name, spec, args):
+    game, root = make_game(spec)
+    depth = args[0] if args else 2
+    agent = getattr(module, name)(depth=depth)
+    action = agent.getAction(TreeGameState(game, root))
+    return [None, action], game.visit_log()
