@@ -46,9 +46,39 @@ def main(argv=None) -> int:
     validate = commands.add_parser("validate", help="check task files and their pinned answers")
     validate.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
 
+    importer = commands.add_parser("import-trees", help="turn the Pacman multi-agent project's "
+                                   "game-tree tests (*.test, *.solution) into a task file")
+    importer.add_argument("folder", help="folder with NAME.test and NAME.solution files")
+    importer.add_argument("--out", help="task file to write [print to the terminal]")
+    importer.add_argument("--module", default="multiAgents",
+                          help="the students' module with the agents [multiAgents]")
+
     args = parser.parse_args(argv)
     return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
-            "validate": cmd_validate}[args.command](args)
+            "validate": cmd_validate, "import-trees": cmd_import}[args.command](args)
+
+
+def cmd_import(args) -> int:
+    from .importer import import_trees, to_yaml
+    err = Console(stderr=True, soft_wrap=True)
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        err.print(f"{folder}: no such folder", markup=False)
+        return EXIT_BAD_INPUT
+    document, problems = import_trees(folder, args.module)
+    for problem in problems:
+        err.print(str(problem), markup=False, highlight=False)
+    if not document["tasks"]:
+        err.print(f"{folder}: no test could be imported", markup=False)
+        return EXIT_BAD_INPUT
+    text = to_yaml(document)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        err.print(f"Wrote {len(document['tasks'])} task(s) to {args.out}; check them with "
+                  f"`grader validate {args.out}`.", markup=False)
+    else:
+        print(text, end="")
+    return EXIT_BAD_INPUT if problems else EXIT_OK
 
 
 def _load(path, err: Console):

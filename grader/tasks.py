@@ -291,7 +291,8 @@ class _SheetReader:
         self.unknown_keys(raw, ("id", "title", "game", "tree", "board", "sticks", "take",
                                 "last_loses", "functions", "function", "depth",
                                 "prune_on_equality", "checks", "expect", "reference",
-                                "visibility", "limits", "convention", "module", "players"))
+                                "visibility", "limits", "convention", "module", "players",
+                                "lose_states"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -442,6 +443,15 @@ class _SheetReader:
         if root is None:
             return None
         spec = {"kind": "tree", "root": root, "nodes": builder.nodes}
+        lose_states = raw.get("lose_states", [])
+        if not isinstance(lose_states, list) or any(n not in builder.nodes or
+                                                    builder.nodes[n].get("children")
+                                                    for n in lose_states):
+            self.problem(raw.line_of("lose_states"), "lose_states lists leaves of the tree "
+                         "(isLose() holds there in the multi-agent convention)")
+        else:
+            for name in lose_states:
+                builder.nodes[name]["outcome"] = "lose"
         players = raw.get("players")
         if players is not None:
             if (not isinstance(players, list) or len(players) < 2 or players[0] != "MAX"
@@ -590,25 +600,30 @@ def _freeze(value):
 class _TreeBuilder:
     """Nested YAML -> {name: {"children": [...], "eval": h} | {"value": v}}.
 
-    A node is a key ``NAME`` or ``NAME (h)`` (h: heuristic value for depth-limited search)
-    whose value is a mapping of named children, a list, or a number (a leaf).  In a list,
+    A node is a key ``NAME`` or ``NAME (h)`` (h: heuristic value for depth-limited search),
+    optionally with the label of the edge that leads to it, ``"ACTION -> NAME"`` (the action
+    is then called ACTION instead of NAME), whose value is a mapping of named children, a
+    list, or a number (a leaf).  In a list,
     bare numbers are leaves and nested lists inner nodes, named after their parent plus their
     position (``D`` -> ``D1``, ``D2``; ``A1`` -> ``A1.1``).
     """
 
-    KEY = re.compile(r"^\s*([^\s()]+)\s*(?:\(\s*([^()]+?)\s*\))?\s*$")
+    KEY = re.compile(r"^\s*(?:([^\s()]+)\s*->\s*)?([^\s()]+)\s*(?:\(\s*([^()]+?)\s*\))?\s*$")
 
     def __init__(self, reader: _SheetReader):
         self.reader = reader
         self.nodes: dict[str, dict] = {}
+        self.labels: dict[str, str] = {}
 
     def node(self, key, value, line) -> str | None:
         match = self.KEY.match(str(key))
         if not match:
-            self.reader.problem(line, f"{key!r} is not a node name; write NAME or "
-                                "\"NAME (heuristic value)\"")
+            self.reader.problem(line, f"{key!r} is not a node name; write NAME, "
+                                "\"NAME (heuristic value)\" or \"ACTION -> NAME\"")
             return None
-        name, heuristic = match.group(1), match.group(2)
+        label, name, heuristic = match.group(1), match.group(2), match.group(3)
+        if label is not None:
+            self.labels[name] = label
         node: dict[str, Any] = {}
         if heuristic is not None:
             number = self.number(heuristic, line)
@@ -629,6 +644,11 @@ class _TreeBuilder:
                 return None
             node["children"] = [c for c in (self.node(k, v, value.line_of(k))
                                             for k, v in value.items()) if c is not None]
+            if any(c in self.labels for c in node["children"]):
+                node["actions"] = [self.labels.get(c, c) for c in node["children"]]
+                if len(set(node["actions"])) != len(node["actions"]):
+                    self.reader.problem(line, f"node {name!r} has two edges with the same "
+                                        "action label")
         elif isinstance(value, LocatedList):
             if not value:
                 self.reader.problem(line, f"node {name!r} has an empty list of children")
