@@ -1,0 +1,156 @@
+"""Detection and diagnosis figures for the catalogue of mistakes, against a baseline in the
+style of the Pacman project's autograder, plus the time the random-tree checks add.
+
+    python bench/detection.py [--runs 5]
+
+* ours: every catalogue mistake is submitted as a student (the variant's code, copied into a
+  submission folder, runs in the child like any student code) and graded with the bundled
+  course (the multi-player course for the two mistakes that need several MIN players or
+  chance nodes; the strict-pruning variant of the course for equality-cut): detected when a
+  check fails, diagnosed when a failed check names it, uniquely when it names nothing else.
+* baseline: the same variants on 30 fixed random trees with values from -9 to 1000
+  (branching 2-3, depth 2-4), compared with the reference only by the root action and the set
+  of generated (visited) states, as that autograder does.
+* correct styles: every folder of tests/data/styles plus submissions/korrekt, graded with all
+  checks: the share marked wrong anywhere.
+* time: grading submissions/korrekt with and without the random-tree checks, side by side,
+  median of --runs runs each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from grader.batch import budget_of, prepare  # noqa: E402
+from grader.games import make_game  # noqa: E402
+from grader.grading import grade_submission  # noqa: E402
+from grader.sandbox.launcher import stage_runner  # noqa: E402
+from grader.tasks import load_course  # noqa: E402
+from reference.search import SEARCHES  # noqa: E402
+from reference.variants import MISTAKES_OF, run  # noqa: E402
+from test_mistakes import write_mistaken_student  # noqa: E402
+
+MULTI_PLAYER = {"strict-alternation", "chance-as-min"}
+
+
+def baseline_trees(count=30, seed=188):
+    rng = random.Random(seed)
+    trees = []
+    for _ in range(count):
+        depth, nodes = rng.randint(2, 4), {}
+
+        def build(name, level):
+            if level == depth:
+                nodes[name] = {"value": rng.randint(-9, 1000)}
+                return
+            children = [f"{name}{'.' if name[-1].isdigit() else ''}{i}"
+                        for i in range(1, rng.randint(2, 3) + 1)]
+            nodes[name] = {"children": children}
+            for child in children:
+                build(child, level + 1)
+        build("A", 0)
+        trees.append({"kind": "tree", "root": "A", "nodes": nodes})
+    return trees
+
+
+def baseline_detects(function, mistake, trees):
+    search = SEARCHES[function]
+    for spec in trees:
+        game, root = make_game(spec)
+        _, action = search(game, root)
+        expected = set(game.visit_log()["visits"])
+        game, root = make_game(spec)
+        try:
+            _, observed_action = run(mistake, function, game, root)
+        except Exception:
+            return True
+        if observed_action != action or set(game.visit_log()["visits"]) != expected:
+            return True
+    return False
+
+
+def courses():
+    bundled = load_course(ROOT / "tasks")
+    multi = load_course(ROOT / "tests/data/conventions/multi-player/tasks.yaml")
+    folder = Path(tempfile.mkdtemp())
+    text = (ROOT / "tasks/blatt3.yaml").read_text()
+    (folder / "blatt3.yaml").write_text(text.replace("prune_on_equality: true",
+                                                     "prune_on_equality: false"))
+    return bundled, multi, load_course(folder)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    bundled, multi, strict = courses()
+    prepared = {id(c): prepare(c) for c in (bundled, multi, strict)}
+    stage = tempfile.mkdtemp()
+    child = stage_runner(Path(stage))
+    trees = baseline_trees()
+    rows = []
+    for function, mistakes in MISTAKES_OF.items():
+        for mistake in mistakes:
+            course = multi if mistake in MULTI_PLAYER else (
+                strict if mistake == "equality-cut" else bundled)
+            plan, answers = prepared[id(course)]
+            folder = Path(tempfile.mkdtemp()) / mistake
+            write_mistaken_student(folder, function, mistake)
+            result = grade_submission(plan, answers, child, folder, budget_of(course))
+            failed = [v for v in result.verdicts if not v.passed]
+            named = {m for v in failed for m in (v.facts.get("diagnosis") or ())}
+            base = baseline_detects(function, mistake, trees)
+            rows.append((function, mistake, bool(failed), mistake in named,
+                         named == {mistake}, base))
+    print(f"{'function':10s} {'mistake':22s} ours:detected named unique | baseline:detected")
+    for function, mistake, detected, named, unique, base in rows:
+        print(f"{function:10s} {mistake:22s} {'yes' if detected else 'NO':>13s} "
+              f"{'yes' if named else 'no':>5s} {'yes' if unique else 'no':>6s} | "
+              f"{'yes' if base else 'no':>8s}")
+    total = len(rows)
+    print(f"\nours: detected {sum(r[2] for r in rows)}/{total}, named {sum(r[3] for r in rows)}/"
+          f"{total}, named uniquely {sum(r[4] for r in rows)}/{total}; "
+          f"baseline detected {sum(r[5] for r in rows)}/{total}")
+
+    styles = sorted(p for p in (ROOT / "tests/data/styles").iterdir() if p.is_dir())
+    styles.append(ROOT / "submissions/korrekt")
+    plan, answers = prepared[id(bundled)]
+    wrong = [s.name for s in styles
+             if any(not v.passed for v in grade_submission(plan, answers, child, s,
+                                                           budget_of(bundled)).verdicts)]
+    print(f"correct styles marked wrong: {len(wrong)}/{len(styles)} {wrong}")
+
+    without = replace(bundled, tasks=tuple(
+        replace(t, checks=tuple(c for c in t.checks if c.kind != "random-trees"))
+        for t in bundled.tasks if any(c.kind != "random-trees" for c in t.checks)))
+    plans = {"with random trees": prepare(bundled), "without": prepare(without)}
+    timings = {name: [] for name in plans}
+    for _ in range(args.runs):
+        for name, (plan, answers) in plans.items():
+            started = time.perf_counter()
+            grade_submission(plan, answers, child, ROOT / "submissions/korrekt", 60)
+            timings[name].append(time.perf_counter() - started)
+    medians = {name: statistics.median(values) for name, values in timings.items()}
+    print(f"korrekt, median of {args.runs}: with random trees {medians['with random trees']:.3f} s, "
+          f"without {medians['without']:.3f} s: the random-tree checks add "
+          f"{medians['with random trees'] - medians['without']:.3f} s "
+          f"({medians['with random trees'] / medians['without']:.2f}x)")
+    strikt = ROOT / "submissions/strikter-schnitt"
+    started = time.perf_counter()
+    grade_submission(*plans["with random trees"], child, strikt, 60)
+    print(f"strikter-schnitt (two failing random-tree checks, shrunk): "
+          f"{time.perf_counter() - started:.3f} s")
+
+
+if __name__ == "__main__":
+    main()
