@@ -12,7 +12,7 @@ from .answers import AnswerBook
 from .grading import Plan, grade_submission
 from .report.messages import Catalogue
 from .report.writers import write_batch, write_student
-from .sandbox.launcher import ISOLATION_LEVEL, stage_runner
+from .sandbox.launcher import stage_runner
 
 
 def submission_folders(root: Path) -> list[Path]:
@@ -33,7 +33,7 @@ def budget_of(course) -> float:
 
 
 def grade_batch(course, submissions: list[Path], out: Path, jobs: int, catalogue: Catalogue,
-                progress=None) -> list:
+                progress=None, level: str = "process") -> list:
     started = time.monotonic()
     plan, answers = prepare(course)
     results = []
@@ -41,7 +41,7 @@ def grade_batch(course, submissions: list[Path], out: Path, jobs: int, catalogue
         child_script = stage_runner(Path(stage))
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = {pool.submit(grade_submission, plan, answers, child_script, folder,
-                                   budget_of(course)): folder for folder in submissions}
+                                   budget_of(course), level): folder for folder in submissions}
             for future in as_completed(futures):
                 result = future.result()
                 write_student(out, result, course, catalogue)
@@ -49,6 +49,6 @@ def grade_batch(course, submissions: list[Path], out: Path, jobs: int, catalogue
                 if progress:
                     progress(result, len(results), len(submissions))
     write_batch(out, results, course, catalogue,
-                {"isolation": ISOLATION_LEVEL, "seconds": time.monotonic() - started,
+                {"isolation": level, "seconds": time.monotonic() - started,
                  "jobs": jobs, "python": sys.version.split()[0]})
     return results

@@ -33,11 +33,16 @@ def main(argv=None) -> int:
                        help="submissions graded at once [number of cores]")
     grade.add_argument("--lang", choices=("de", "en"), help="language of the feedback "
                        "[the course's]")
+    grade.add_argument("--sandbox", choices=("auto", "bubblewrap", "process"), default="auto",
+                       help="isolation of student code [auto: bubblewrap where it works]")
+    grade.add_argument("--allow-weak-sandbox", action="store_true",
+                       help="run hidden checks even without the full (bubblewrap) isolation")
 
     check = commands.add_parser("check", help="self-check one submission folder (visible checks)")
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
     check.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     check.add_argument("--lang", choices=("de", "en"))
+    check.add_argument("--sandbox", choices=("auto", "bubblewrap", "process"), default="auto")
 
     solve = commands.add_parser("solve", help="print the reference answers")
     solve.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
@@ -128,6 +133,16 @@ def cmd_grade(args) -> int:
         return EXIT_BAD_INPUT
     out = Path(args.out)
     catalogue = _catalogue(course, args.lang)
+    level = _level(args.sandbox, err)
+    if level is None:
+        return EXIT_BAD_INPUT
+    hidden = any(c.visibility != "visible" for t in course.tasks for c in t.checks)
+    if level != "bubblewrap" and hidden and not args.allow_weak_sandbox:
+        err.print("This course has hidden checks, and bubblewrap is not available here, so "
+                  "student code would run without the full sandbox. Install it "
+                  "(apt-get install -y --no-install-recommends bubblewrap) or pass "
+                  "--allow-weak-sandbox.", markup=False)
+        return EXIT_BAD_INPUT
     if err.is_terminal:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
@@ -135,12 +150,12 @@ def cmd_grade(args) -> int:
 
             def progress(result, done, total):
                 bar.update(job, completed=done, description=f"{result.student}")
-            results = grade_batch(course, folders, out, args.jobs, catalogue, progress)
+            results = grade_batch(course, folders, out, args.jobs, catalogue, progress, level)
     else:
         def progress(result, done, total):
             err.print(f"[{done}/{total}] {result.student}: {result.score:g}/{result.max_score:g}",
                       markup=False, highlight=False)
-        results = grade_batch(course, folders, out, args.jobs, catalogue, progress)
+        results = grade_batch(course, folders, out, args.jobs, catalogue, progress, level)
     average = sum(r.score for r in results) / len(results)
     err.print(f"Graded {len(results)} submission(s); average {average:.1f}/{course.max_score:g}. "
               f"Reports: {out}/gradebook.csv, {out}/summary.html", markup=False, highlight=False)
@@ -160,10 +175,13 @@ def cmd_check(args) -> int:
     if not folder.is_dir():
         err.print(f"{folder}: no such folder", markup=False)
         return EXIT_BAD_INPUT
+    level = _level(args.sandbox, err)
+    if level is None:
+        return EXIT_BAD_INPUT
     plan, answers = prepare(course, only_visible=True)
     with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage:
         result = grade_submission(plan, answers, stage_runner(Path(stage)), folder.resolve(),
-                                  budget_of(course))
+                                  budget_of(course), level)
     catalogue = _catalogue(course, args.lang)
     view = student_view(result, course, catalogue, html=False)
     console.print(f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]")
@@ -180,6 +198,18 @@ def cmd_check(args) -> int:
     console.print(f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}",
                   markup=False, highlight=False)
     return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED
+
+
+def _level(choice: str, err: Console) -> str | None:
+    from .sandbox.isolation import best_level, bubblewrap_works
+    if choice == "auto":
+        return best_level()
+    if choice == "bubblewrap" and not bubblewrap_works():
+        err.print("bubblewrap is not installed or cannot create namespaces here; install it "
+                  "(apt-get install -y --no-install-recommends bubblewrap) or use "
+                  "--sandbox process", markup=False)
+        return None
+    return choice
 
 
 def _escape(text: str) -> str:

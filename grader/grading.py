@@ -16,7 +16,8 @@ from .answers import AnswerBook
 from .calls import Call, ItemOutcome, Observation
 from .checks import Verdict
 from .mistakes import attach_diagnoses
-from .sandbox.launcher import ISOLATION_LEVEL, Child, ChildFailure
+from .sandbox.isolation import ResourceLimits, best_level
+from .sandbox.launcher import Child, ChildFailure
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class SubmissionResult:
     student: str
     verdicts: list
     output: dict = field(default_factory=dict)
-    isolation: str = ISOLATION_LEVEL
+    isolation: str = "process"
     seconds: float = 0.0
     problem: str | None = None       # message key for a submission-level problem
 
@@ -93,17 +94,21 @@ class SubmissionRun:
     """Runs calls of one submission within its time budget; the child stays alive between
     calls (and for shrinking counterexamples) until the run is closed."""
 
-    def __init__(self, child_script: Path, submission: Path, budget: float):
+    def __init__(self, child_script: Path, submission: Path, budget: float,
+                 level: str = "process"):
         self.child_script = child_script
         self.submission = submission
         self.budget = budget
+        self.level = level
         self.spent = 0.0
         self.loaded: dict[str, Observation | None] = {}
         self.output: dict = {}
 
     def __enter__(self) -> "SubmissionRun":
         self._scratch = tempfile.TemporaryDirectory(prefix="grader-scratch-")
-        self.child = Child(self.child_script, self.submission, Path(self._scratch.name))
+        limits = ResourceLimits(cpu_seconds=int(self.budget) + 10)
+        self.child = Child(self.child_script, self.submission, Path(self._scratch.name),
+                           self.level, limits)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -203,21 +208,22 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
 
 
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
-                     budget: float) -> SubmissionResult:
+                     budget: float, level: str | None = None) -> SubmissionResult:
     started = time.monotonic()
+    level = level or best_level()
     files = [p for p in submission.iterdir() if not p.name.startswith(".")] \
         if submission.is_dir() else []
     if not files:
         observations = {call.key(): Observation("missing-module", error={
             "module": call.module, "file": call.module + ".py"}) for call in plan.calls}
         result = SubmissionResult(submission.name, judge_all(plan, observations, answers),
-                                  problem="submission.empty")
+                                  problem="submission.empty", isolation=level)
     else:
-        with SubmissionRun(child_script, submission, budget) as run:
+        with SubmissionRun(child_script, submission, budget, level) as run:
             observations = {call.key(): run.run_call(call) for call in plan.calls}
             verdicts = judge_all(plan, observations, answers)
             verdicts = attach_diagnoses(verdicts, plan, observations, answers)
             verdicts = [shrink_counterexample(v, plan, run) for v in verdicts]
-        result = SubmissionResult(submission.name, verdicts, output=run.output)
+        result = SubmissionResult(submission.name, verdicts, output=run.output, isolation=level)
     result.seconds = time.monotonic() - started
     return result

@@ -132,8 +132,29 @@ class Runner:
         return {"status": "ok", "items": items}
 
 
+def apply_limits(limits):
+    """Lower this process's rlimits before any student code runs (no privilege needed)."""
+    import resource
+    wanted = {"RLIMIT_CPU": limits.get("cpu_seconds"), "RLIMIT_AS": limits.get("memory_bytes"),
+              "RLIMIT_NOFILE": limits.get("open_files"), "RLIMIT_FSIZE": limits.get("file_bytes"),
+              "RLIMIT_CORE": 0, "RLIMIT_NPROC": limits.get("processes")}
+    for name, value in wanted.items():
+        if value is None or not hasattr(resource, name):
+            continue
+        which = getattr(resource, name)
+        _, hard = resource.getrlimit(which)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
 def main(argv):
     request_fd, reply_fd, student_dir = int(argv[1]), int(argv[2]), argv[3]
+    if len(argv) > 4:
+        apply_limits(json.loads(argv[4]))
     sys.path[:0] = [STAGE_ROOT]
     sys.dont_write_bytecode = True
     runner = Runner(student_dir)

@@ -1,11 +1,12 @@
-"""The parent's side of a child run: stage the runner, start the child, send calls, enforce
-time limits, and clean up the whole process group.
+"""The parent's side of a child run: stage the runner, start the child at an isolation level
+(see ``isolation.py``), send calls, enforce time limits, and clean up everything the child
+started.
 
-Isolation level ``process`` (this module): a fresh interpreter started with ``-I -S -B`` (no
-site-packages, no environment influence, no bytecode written into the student's folder), an
-empty environment, a new session, the student's folder as the only addition to its import
+Whatever the level, the child is a fresh interpreter started with ``-I -S -B`` (no
+site-packages, no environment influence, no bytecode written into the student's folder) with
+an empty environment, a new session, the student's folder as the only addition to its import
 path, stdin from /dev/null, stdout and stderr to size-capped files, and a wall-clock limit per
-call after which the whole process group is killed.
+call after which the whole process tree is killed.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ import sys
 import time
 from pathlib import Path
 
+from .isolation import Cgroup, ResourceLimits, command, seccomp_fd
+
 GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
 CHILD_SIDE = ("games", "conventions", "sandbox/child.py")
 OUTPUT_CAP = 64 * 1024
 REPLY_CAP = 64 * 1024 * 1024
-ISOLATION_LEVEL = "process"
 
 
 def stage_runner(destination: Path) -> Path:
@@ -46,6 +48,11 @@ def stage_runner(destination: Path) -> Path:
     return package / "sandbox" / "child.py"
 
 
+def _refuse_constant(name: str):
+    """NaN and infinities are not plain data: a reply holding them is malformed."""
+    raise ValueError(f"{name} in a child's reply")
+
+
 class ChildFailure(Exception):
     def __init__(self, status: str, details: dict):
         super().__init__(status)
@@ -56,28 +63,39 @@ class ChildFailure(Exception):
 class Child:
     """One running child process for one submission; restarted after a timeout or crash."""
 
-    def __init__(self, child_script: Path, submission: Path, scratch: Path):
+    def __init__(self, child_script: Path, submission: Path, scratch: Path,
+                 level: str = "process", limits: ResourceLimits = ResourceLimits()):
         self.child_script = child_script
+        self.stage = child_script.parent.parent.parent
         self.submission = submission.resolve()
         self.scratch = scratch
+        self.level = level
+        self.limits = limits
         self.process: subprocess.Popen | None = None
+        self.cgroup: Cgroup | None = None
         self.stdout_path = scratch / "stdout.txt"
         self.stderr_path = scratch / "stderr.txt"
 
     def start(self) -> None:
         request_read, self.request_write = os.pipe()
         self.reply_read, reply_write = os.pipe()
+        filter_fd = seccomp_fd() if self.level == "bubblewrap" else None
+        passed = [request_read, reply_write] + ([filter_fd] if filter_fd is not None else [])
+        argv = command(self.level, self.stage, self.child_script, self.submission,
+                       request_read, reply_write, self.limits, filter_fd)
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                "PYTHONIOENCODING": "utf-8"}
-        with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
-            self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-B", str(self.child_script), str(request_read),
-                 str(reply_write), str(self.submission)],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-                cwd=self.scratch, pass_fds=(request_read, reply_write),
-                start_new_session=True, close_fds=True)
-        os.close(request_read)
-        os.close(reply_write)
+        self.cgroup = Cgroup.create(self.limits)
+        try:
+            with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
+                self.process = subprocess.Popen(
+                    argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+                    cwd=self.scratch, pass_fds=passed, start_new_session=True, close_fds=True)
+        finally:
+            for fd in passed:
+                os.close(fd)
+        if self.cgroup is not None:
+            self.cgroup.add(self.process.pid)
         self.buffer = b""
 
     def request(self, message: dict, timeout: float) -> dict:
@@ -106,7 +124,7 @@ class Child:
                 raise ChildFailure("protocol", {"message": "reply too large"})
         line, self.buffer = self.buffer.split(b"\n", 1)
         try:
-            return json.loads(line)
+            return json.loads(line, parse_constant=_refuse_constant)
         except ValueError:
             self.stop()
             raise ChildFailure("protocol", {"message": "the child's reply was not JSON"})
@@ -119,7 +137,9 @@ class Child:
         return ChildFailure("crashed", {"detail": detail})
 
     def stop(self) -> None:
-        """Kill the child's whole process group and close the pipes."""
+        """Kill everything the child started and close the pipes: its process group, its PID
+        namespace (bubblewrap: the namespace dies with its first process) and its cgroup
+        (which also catches processes that left the group with a new session)."""
         if self.process is None:
             return
         try:
@@ -130,6 +150,9 @@ class Child:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
         for fd in (self.request_write, self.reply_read):
             try:
                 os.close(fd)

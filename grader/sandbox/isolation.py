@@ -1,0 +1,240 @@
+"""Isolation levels for running student code, each layer tested by tests/test_hostile.py.
+
+``bubblewrap`` (full): the child runs under bubblewrap in new user, PID, network, IPC, UTS and
+cgroup namespaces, as uid 65534, with ``--die-with-parent``, ``--new-session`` and a cleared
+environment.  It sees a read-only view holding only the Python runtime (its site-packages
+masked), the staged child-side runner (``/runner``) and the student's own folder
+(``/submission``), plus a size-limited scratch ``/tmp``; nothing else: no reference package,
+no task files, no other submission, no reports, no home directory.  A seccomp filter (built
+with pyseccomp, handed to bubblewrap as ``--seccomp FD``) refuses sockets other than AF_UNIX
+and a few syscalls a search never needs.  Where cgroups can be created, a per-submission
+cgroup bounds memory and processes and is emptied at the end.
+
+``process`` (fallback, e.g. a student's laptop without bubblewrap): a plain child process with
+the same runner, rlimits, timeouts, a new session and a group kill (and the cgroup where one
+can be made).
+
+In both, the child lowers its own rlimits (CPU seconds, address space, open files, file size,
+no core dumps, processes) before it imports any student code.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+LEVELS = ("bubblewrap", "process")
+SANDBOX_UID = 65534
+RUNNER_MOUNT = "/runner"
+SUBMISSION_MOUNT = "/submission"
+# Syscalls a search never needs; refused with EPERM inside the sandbox.
+DENIED_SYSCALLS = ("ptrace", "bpf", "keyctl", "add_key", "request_key", "userfaultfd",
+                   "perf_event_open", "mount", "umount2", "pivot_root", "unshare", "setns",
+                   "kexec_load", "init_module", "finit_module", "delete_module", "reboot",
+                   "swapon", "swapoff", "process_vm_readv", "process_vm_writev")
+
+
+@dataclass(frozen=True)
+class ResourceLimits:
+    cpu_seconds: int = 120           # the child's whole life
+    memory_bytes: int = 1 << 30      # address space (rlimit) and memory (cgroup)
+    processes: int = 64              # cgroup pids.max (RLIMIT_NPROC does not bind uid 0)
+    open_files: int = 64
+    file_bytes: int = 1 << 20        # any file the child writes, its output included
+    scratch_bytes: int = 16 << 20    # the sandbox's /tmp
+
+    def as_child_argument(self) -> dict:
+        return asdict(self)
+
+
+def base_python() -> str:
+    """The real interpreter behind a virtual environment (the sandbox mounts its prefix)."""
+    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+
+
+@functools.lru_cache(maxsize=None)
+def bubblewrap_works() -> bool:
+    """Whether bubblewrap is installed and can make the namespaces it needs here."""
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        return False
+    try:
+        probe = subprocess.run([bwrap, "--unshare-all", "--unshare-user", "--die-with-parent",
+                                "--ro-bind", "/", "/", "--uid", str(SANDBOX_UID), "true"],
+                               capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+def best_level() -> str:
+    return "bubblewrap" if bubblewrap_works() else "process"
+
+
+@functools.lru_cache(maxsize=None)
+def seccomp_program() -> bytes | None:
+    """The compiled seccomp filter, or None where pyseccomp/libseccomp is missing."""
+    try:
+        import pyseccomp as seccomp
+    except Exception:  # the package, or the libseccomp it loads, is missing
+        return None
+    rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    rules.add_rule(seccomp.ERRNO(errno.EACCES), "socket",
+                   seccomp.Arg(0, seccomp.NE, socket.AF_UNIX))
+    for name in DENIED_SYSCALLS:
+        try:
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), name)
+        except Exception:  # a syscall this architecture does not have
+            continue
+    with tempfile.TemporaryFile() as program:
+        rules.export_bpf(program)
+        program.seek(0)
+        return program.read()
+
+
+class Cgroup:
+    """A per-submission cgroup bounding memory and processes; None-safe where none can be made."""
+
+    def __init__(self, paths: list[Path]):
+        self.paths = paths
+
+    @classmethod
+    def create(cls, limits: ResourceLimits) -> "Cgroup | None":
+        name = f"grader-{uuid.uuid4().hex[:12]}"
+        root = Path("/sys/fs/cgroup")
+        made: list[Path] = []
+        try:
+            if (root / "cgroup.controllers").exists():          # cgroup v2
+                path = root / name
+                path.mkdir()
+                made.append(path)
+                (path / "pids.max").write_text(str(limits.processes))
+                (path / "memory.max").write_text(str(limits.memory_bytes))
+            else:                                                 # cgroup v1
+                for controller, settings in (("pids", {"pids.max": limits.processes}),
+                                             ("memory", {"memory.limit_in_bytes":
+                                                         limits.memory_bytes})):
+                    path = root / controller / name
+                    path.mkdir()
+                    made.append(path)
+                    for key, value in settings.items():
+                        (path / key).write_text(str(value))
+        except OSError:
+            cls(made).remove()
+            return None
+        return cls(made)
+
+    def add(self, pid: int) -> None:
+        for path in self.paths:
+            try:
+                (path / "cgroup.procs").write_text(str(pid))
+            except OSError:
+                pass
+
+    def pids(self) -> set[int]:
+        found: set[int] = set()
+        for path in self.paths:
+            try:
+                found |= {int(p) for p in (path / "cgroup.procs").read_text().split()}
+            except OSError:
+                pass
+        return found
+
+    def kill_all(self) -> None:
+        for _ in range(50):
+            pids = self.pids()
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.01)
+
+    def remove(self) -> None:
+        self.kill_all()
+        for path in self.paths:
+            for _ in range(50):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+
+
+def _system_mounts() -> list[str]:
+    arguments = ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            arguments += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            arguments += ["--ro-bind", top, top]
+    return arguments
+
+
+def _python_mounts(python: str) -> list[str]:
+    prefix = os.path.realpath(sys.base_prefix)
+    arguments = []
+    if not prefix.startswith("/usr/") and prefix != "/usr":
+        arguments += ["--ro-bind", prefix, prefix]
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    for packages in (os.path.join(prefix, "lib", version, "site-packages"),
+                     os.path.join(prefix, "local", "lib", version, "dist-packages")):
+        if os.path.isdir(packages):
+            arguments += ["--tmpfs", packages]          # installed packages stay out of sight
+    if not os.path.realpath(python).startswith((prefix, "/usr/")):
+        arguments += ["--ro-bind", python, python]
+    return arguments
+
+
+def command(level: str, stage: Path, child_script: Path, submission: Path, request_fd: int,
+            reply_fd: int, limits: ResourceLimits, seccomp_fd: int | None) -> list[str]:
+    """The argv that starts the child at ``level``."""
+    import json
+    python = base_python() if level == "bubblewrap" else sys.executable
+    child_arguments = [str(request_fd), str(reply_fd)]
+    limits_json = json.dumps(limits.as_child_argument())
+    if level == "process":
+        return [python, "-I", "-S", "-B", str(child_script), *child_arguments,
+                str(submission), limits_json]
+    inside_script = f"{RUNNER_MOUNT}/{child_script.relative_to(stage).as_posix()}"
+    arguments = ["bwrap", "--unshare-all", "--unshare-user", "--die-with-parent",
+                 "--new-session", "--clearenv", "--cap-drop", "ALL",
+                 "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox",
+                 *_system_mounts(), *_python_mounts(python),
+                 "--ro-bind", str(stage), RUNNER_MOUNT,
+                 "--ro-bind", str(submission), SUBMISSION_MOUNT,
+                 "--proc", "/proc", "--dev", "/dev",
+                 "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
+                 "--remount-ro", "/", "--chdir", "/tmp",
+                 "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
+                 "--setenv", "PYTHONHASHSEED", "0", "--setenv", "HOME", "/tmp"]
+    if seccomp_fd is not None:
+        arguments += ["--seccomp", str(seccomp_fd)]
+    return arguments + ["--", python, "-I", "-S", "-B", inside_script, *child_arguments,
+                        SUBMISSION_MOUNT, limits_json]
+
+
+def seccomp_fd() -> int | None:
+    """A fresh readable fd holding the filter (bubblewrap reads it once)."""
+    program = seccomp_program()
+    if program is None:
+        return None
+    read_end, write_end = os.pipe()
+    os.write(write_end, program)
+    os.close(write_end)
+    return read_end
