@@ -16,6 +16,8 @@ import os
 import sys
 import traceback
 
+# Bound before any student code runs, so a student who patches json cannot speak for the runner.
+_dumps, _loads = json.dumps, json.loads
 STAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_ITEMS = 100_000
 MAX_DEPTH = 20
@@ -164,8 +166,10 @@ def main(argv):
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
     replies = os.fdopen(reply_fd, "w", encoding="utf-8")
     for line in requests:
-        reply = runner.handle(json.loads(line))
-        replies.write(json.dumps(reply, allow_nan=False) + "\n")
+        request = _loads(line)
+        reply = runner.handle(request)
+        reply["id"] = request.get("id")
+        replies.write(_dumps(reply, allow_nan=False) + "\n")
         replies.flush()
 
 

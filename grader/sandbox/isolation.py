@@ -135,12 +135,12 @@ class Cgroup:
             return None
         return cls(made)
 
-    def add(self, pid: int) -> None:
-        for path in self.paths:
-            try:
-                (path / "cgroup.procs").write_text(str(pid))
-            except OSError:
-                pass
+    def wrap(self, argv: list[str]) -> list[str]:
+        """``argv`` run by a shell that first moves itself into this cgroup, then execs."""
+        script = ('n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 97; '
+                  'shift; n=$((n-1)); done; exec "$@"')
+        return ["/bin/sh", "-c", script, "sh", str(len(self.paths)),
+                *(str(p) for p in self.paths), *argv]
 
     def pids(self) -> set[int]:
         found: set[int] = set()
@@ -176,6 +176,16 @@ class Cgroup:
                     time.sleep(0.01)
 
 
+@functools.lru_cache(maxsize=None)
+def cgroups_work() -> bool:
+    """Whether a per-submission cgroup can be made here (root, a writable cgroup tree)."""
+    probe = Cgroup.create(ResourceLimits())
+    if probe is None:
+        return False
+    probe.remove()
+    return True
+
+
 def _system_mounts() -> list[str]:
     arguments = ["--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
@@ -209,7 +219,7 @@ def command(level: str, stage: Path, child_script: Path, submission: Path, reque
     child_arguments = [str(request_fd), str(reply_fd)]
     limits_json = json.dumps(limits.as_child_argument())
     if level == "process":
-        return [python, "-I", "-S", "-B", str(child_script), *child_arguments,
+        return [python, "-I", "-S", "-B", "-u", str(child_script), *child_arguments,
                 str(submission), limits_json]
     inside_script = f"{RUNNER_MOUNT}/{child_script.relative_to(stage).as_posix()}"
     arguments = ["bwrap", "--unshare-all", "--unshare-user", "--die-with-parent",
@@ -225,7 +235,7 @@ def command(level: str, stage: Path, child_script: Path, submission: Path, reque
                  "--setenv", "PYTHONHASHSEED", "0", "--setenv", "HOME", "/tmp"]
     if seccomp_fd is not None:
         arguments += ["--seccomp", str(seccomp_fd)]
-    return arguments + ["--", python, "-I", "-S", "-B", inside_script, *child_arguments,
+    return arguments + ["--", python, "-I", "-S", "-B", "-u", inside_script, *child_arguments,
                         SUBMISSION_MOUNT, limits_json]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import select
 import shutil
 import signal
@@ -86,6 +87,9 @@ class Child:
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                "PYTHONIOENCODING": "utf-8"}
         self.cgroup = Cgroup.create(self.limits)
+        if self.cgroup is not None:
+            # Join the cgroup before exec, so that no process the child starts escapes it.
+            argv = self.cgroup.wrap(argv)
         try:
             with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
                 self.process = subprocess.Popen(
@@ -94,19 +98,29 @@ class Child:
         finally:
             for fd in passed:
                 os.close(fd)
-        if self.cgroup is not None:
-            self.cgroup.add(self.process.pid)
         self.buffer = b""
 
     def request(self, message: dict, timeout: float) -> dict:
-        """Send one request and wait at most ``timeout`` seconds for its reply."""
+        """Send one request and wait at most ``timeout`` seconds for its reply.
+
+        Every request carries a fresh random id that the runner echoes; lines on the reply
+        pipe without it (e.g. written there by student code) are ignored.
+        """
         if self.process is None:
             self.start()
         deadline = time.monotonic() + timeout
+        request_id = secrets.token_hex(8)
         try:
-            os.write(self.request_write, (json.dumps(message) + "\n").encode())
+            os.write(self.request_write, (json.dumps({**message, "id": request_id}) + "\n").encode())
         except (BrokenPipeError, OSError):
             raise self._died()
+        while True:
+            reply = self._read_line(deadline, timeout)
+            if isinstance(reply, dict) and reply.get("id") == request_id:
+                reply.pop("id")
+                return reply
+
+    def _read_line(self, deadline: float, timeout: float):
         while b"\n" not in self.buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -126,14 +140,18 @@ class Child:
         try:
             return json.loads(line, parse_constant=_refuse_constant)
         except ValueError:
-            self.stop()
-            raise ChildFailure("protocol", {"message": "the child's reply was not JSON"})
+            return None  # not the runner's reply: skipped
 
     def _died(self) -> ChildFailure:
         code = self.process.wait() if self.process else None
         self.stop()
-        detail = (f"signal {signal.Signals(-code).name}" if code is not None and code < 0
-                  else f"exit status {code}")
+        if code is not None and self.level == "bubblewrap" and code > 128:
+            code = -(code - 128)  # bubblewrap exits 128+N when its child dies of signal N
+        try:
+            detail = (f"signal {signal.Signals(-code).name}" if code is not None and code < 0
+                      else f"exit status {code}")
+        except ValueError:
+            detail = f"signal {-code}"
         return ChildFailure("crashed", {"detail": detail})
 
     def stop(self) -> None:

