@@ -1,7 +1,10 @@
-"""Batch grading: every submission of a folder, N at a time, reports written as each ends."""
+"""Batch grading: every submission of a folder, N at a time, each result written (atomically)
+as soon as it is ready, so an interrupted batch loses at most the submissions in flight and
+``--resume`` finishes it."""
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 import time
@@ -9,14 +12,14 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from .answers import AnswerBook
-from .grading import Plan, grade_submission
+from .checks import Verdict
+from .grading import Plan, SubmissionResult, grade_submission
 from .report.messages import Catalogue
-from .report.writers import write_batch, write_student
+from .report.writers import write_atomically, write_batch, write_student
 from .sandbox.launcher import stage_runner
+from .submissions import Submission, content_hash, find, tasks_hash
 
-
-def submission_folders(root: Path) -> list[Path]:
-    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+STATE_FILE = ".grading.json"
 
 
 def prepare(course, only_visible: bool = False) -> tuple[Plan, AnswerBook]:
@@ -32,19 +35,65 @@ def budget_of(course) -> float:
     return max((task.limits.submission_seconds for task in course.tasks), default=60.0)
 
 
-def grade_batch(course, submissions: list[Path], out: Path, jobs: int, catalogue: Catalogue,
-                progress=None, level: str = "process") -> list:
+def save_state(out: Path, result: SubmissionResult, hashes: dict) -> None:
+    """What ``--resume`` needs to rebuild a result without grading again."""
+    state = {"hashes": hashes, "student": result.student, "output": result.output,
+             "isolation": result.isolation, "seconds": result.seconds,
+             "problem": result.problem, "problem_detail": result.problem_detail,
+             "verdicts": [{"check": v.check.id, "passed": v.passed, "score": v.score,
+                           "reason": v.reason, "facts": v.facts} for v in result.verdicts]}
+    write_atomically(out / result.student / STATE_FILE, json.dumps(state, default=list))
+
+
+def load_state(out: Path, student: str, hashes: dict, course) -> SubmissionResult | None:
+    try:
+        state = json.loads((out / student / STATE_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    if state.get("hashes") != hashes or not (out / student / "results.json").exists():
+        return None
+    checks = {c.id: c for t in course.tasks for c in t.checks}
+    try:
+        verdicts = [Verdict(checks[v["check"]], v["passed"], v["score"], v["reason"], v["facts"])
+                    for v in state["verdicts"]]
+    except KeyError:
+        return None
+    return SubmissionResult(student, verdicts, output=state["output"],
+                            isolation=state["isolation"], seconds=state["seconds"],
+                            problem=state["problem"], problem_detail=state["problem_detail"])
+
+
+def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
+                progress=None, level: str = "process", resume: bool = False) -> list:
     started = time.monotonic()
     plan, answers = prepare(course)
+    course_hash = tasks_hash(course.files)
     results = []
-    with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage:
+    with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage, \
+            tempfile.TemporaryDirectory(prefix="grader-unpacked-") as unpacked:
         child_script = stage_runner(Path(stage))
+        submissions = find(root, Path(unpacked))
+
+        def grade(submission: Submission) -> SubmissionResult:
+            hashes = {"tasks": course_hash, "submission": content_hash(submission.folder),
+                      "problem": submission.problem}
+            if resume:
+                previous = load_state(out, submission.student, hashes, course)
+                if previous is not None:
+                    return previous
+            result = grade_submission(plan, answers, child_script, submission.folder,
+                                      budget_of(course), level, student=submission.student)
+            if submission.problem:
+                result.problem, result.problem_detail = "submission.archive", submission.problem
+            # The state first: a results.json on disk then always has the state to resume from.
+            save_state(out, result, hashes)
+            write_student(out, result, course, catalogue)
+            return result
+
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(grade_submission, plan, answers, child_script, folder,
-                                   budget_of(course), level): folder for folder in submissions}
+            futures = [pool.submit(grade, submission) for submission in submissions]
             for future in as_completed(futures):
                 result = future.result()
-                write_student(out, result, course, catalogue)
                 results.append(result)
                 if progress:
                     progress(result, len(results), len(submissions))

@@ -37,6 +37,9 @@ def main(argv=None) -> int:
                        help="isolation of student code [auto: bubblewrap where it works]")
     grade.add_argument("--allow-weak-sandbox", action="store_true",
                        help="run hidden checks even without the full (bubblewrap) isolation")
+    grade.add_argument("--resume", action="store_true",
+                       help="skip submissions already graded with the same task files and "
+                       "submission content")
 
     check = commands.add_parser("check", help="self-check one submission folder (visible checks)")
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
@@ -114,7 +117,8 @@ def _pins_hold(course, answers, err: Console) -> bool:
 
 
 def cmd_grade(args) -> int:
-    from .batch import grade_batch, prepare, submission_folders
+    from .batch import grade_batch, prepare
+    from .submissions import archive_stem
     err = Console(stderr=True, soft_wrap=True)
     course = _load(args.tasks, err)
     if course is None:
@@ -127,9 +131,10 @@ def cmd_grade(args) -> int:
         err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
                   markup=False)
         return EXIT_BAD_INPUT
-    folders = submission_folders(root)
-    if not folders:
-        err.print(f"{root}: holds no submission folders", markup=False)
+    count = sum(1 for p in root.iterdir() if not p.name.startswith((".", "_"))
+                and (p.is_dir() or archive_stem(p)))
+    if not count:
+        err.print(f"{root}: holds no submission folders or archives", markup=False)
         return EXIT_BAD_INPUT
     out = Path(args.out)
     catalogue = _catalogue(course, args.lang)
@@ -146,16 +151,18 @@ def cmd_grade(args) -> int:
     if err.is_terminal:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
-            job = bar.add_task("grading", total=len(folders))
+            job = bar.add_task("grading", total=count)
 
             def progress(result, done, total):
                 bar.update(job, completed=done, description=f"{result.student}")
-            results = grade_batch(course, folders, out, args.jobs, catalogue, progress, level)
+            results = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
+                                  args.resume)
     else:
         def progress(result, done, total):
             err.print(f"[{done}/{total}] {result.student}: {result.score:g}/{result.max_score:g}",
                       markup=False, highlight=False)
-        results = grade_batch(course, folders, out, args.jobs, catalogue, progress, level)
+        results = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
+                              args.resume)
     average = sum(r.score for r in results) / len(results)
     err.print(f"Graded {len(results)} submission(s); average {average:.1f}/{course.max_score:g}. "
               f"Reports: {out}/gradebook.csv, {out}/summary.html", markup=False, highlight=False)

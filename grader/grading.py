@@ -51,6 +51,7 @@ class SubmissionResult:
     isolation: str = "process"
     seconds: float = 0.0
     problem: str | None = None       # message key for a submission-level problem
+    problem_detail: str | None = None
 
     @property
     def score(self) -> float:
@@ -208,15 +209,17 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
 
 
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
-                     budget: float, level: str | None = None) -> SubmissionResult:
+                     budget: float, level: str | None = None,
+                     student: str | None = None) -> SubmissionResult:
     started = time.monotonic()
     level = level or best_level()
+    student = student or submission.name
     files = [p for p in submission.iterdir() if not p.name.startswith(".")] \
         if submission.is_dir() else []
     if not files:
         observations = {call.key(): Observation("missing-module", error={
             "module": call.module, "file": call.module + ".py"}) for call in plan.calls}
-        result = SubmissionResult(submission.name, judge_all(plan, observations, answers),
+        result = SubmissionResult(student, judge_all(plan, observations, answers),
                                   problem="submission.empty", isolation=level)
     else:
         with SubmissionRun(child_script, submission, budget, level) as run:
@@ -224,6 +227,6 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
             verdicts = judge_all(plan, observations, answers)
             verdicts = attach_diagnoses(verdicts, plan, observations, answers)
             verdicts = [shrink_counterexample(v, plan, run) for v in verdicts]
-        result = SubmissionResult(submission.name, verdicts, output=run.output, isolation=level)
+        result = SubmissionResult(student, verdicts, output=run.output, isolation=level)
     result.seconds = time.monotonic() - started
     return result

@@ -81,7 +81,8 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
     return {"student": result.student, "course": course.title, "tasks": tasks,
             "score": result.score, "max_score": result.max_score,
             "output": result.output, "isolation": result.isolation,
-            "seconds": result.seconds, "problem": result.problem}
+            "seconds": result.seconds, "problem": result.problem,
+            "problem_detail": result.problem_detail}
 
 
 def task_scores(result) -> dict:

@@ -60,7 +60,8 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
             })
     return {"score": result.score, "execution_time": round(result.seconds, 3),
             "visibility": "visible", "stdout_visibility": "hidden",
-            "output": catalogue.text("ui.submission.empty") if result.problem else "",
+            "output": catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
+            if result.problem else "",
             "tests": tests,
             "extra_data": {"student": result.student, "max_score": result.max_score,
                            "isolation": result.isolation, "language": catalogue.language}}

@@ -1,0 +1,110 @@
+"""Batches survive bad input and interruption: nothing lost, the same result every time."""
+
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+
+import pytest
+
+from grader.cli import main
+from grader.submissions import ArchiveError, unpack
+
+from conftest import DATA, ROOT
+
+
+def make_zip(path, entries):
+    with zipfile.ZipFile(path, "w") as bundle:
+        for name, data in entries.items():
+            bundle.writestr(name, data)
+
+
+@pytest.fixture
+def lms_export(tmp_path):
+    """A folder as an LMS exports it: archives and folders, some of them broken."""
+    folder = tmp_path / "export"
+    folder.mkdir()
+    korrekt = ROOT / "submissions" / "korrekt"
+    make_zip(folder / "anna.zip", {f"anna/{p.name}": p.read_bytes() for p in korrekt.iterdir()})
+    with tarfile.open(folder / "ben.tar.gz", "w:gz") as bundle:
+        for path in korrekt.iterdir():
+            bundle.add(path, arcname=path.name)
+    make_zip(folder / "traversal.zip", {"../../evil.py": b"print('escaped')",
+                                        "minimax.py": b""})
+    with tarfile.open(folder / "link.tar", "w") as bundle:
+        info = tarfile.TarInfo("minimax.py")
+        info.type, info.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        bundle.addfile(info)
+    make_zip(folder / "bomb.zip", {f"f{i}.py": b"x" for i in range(600)})
+    (folder / "leer").mkdir()
+    shutil.copytree(DATA / "bad-input" / "keine-datei", folder / "keine-datei")
+    shutil.copytree(DATA / "bad-input" / "latin1", folder / "latin1")
+    return folder
+
+
+def test_an_lms_export_is_graded_whatever_it_holds(lms_export, tmp_path, course):
+    out = tmp_path / "out"
+    assert main(["grade", "--submissions", str(lms_export), "--tasks", str(ROOT / "tasks"),
+                 "--out", str(out), "--lang", "en"]) == 0
+    results = {p.name: json.loads((p / "results.json").read_text())
+               for p in out.iterdir() if p.is_dir()}
+    assert set(results) == {"anna", "ben", "traversal", "link", "bomb", "leer", "keine-datei",
+                            "latin1"}
+    assert results["anna"]["score"] == results["ben"]["score"] == course.max_score
+    assert not (tmp_path / "evil.py").exists() and not (lms_export.parent / "evil.py").exists()
+    assert "unsafe path" in results["traversal"]["output"]
+    assert "link or special file" in results["link"]["output"]
+    assert "more than 500 files" in results["bomb"]["output"]
+    assert results["leer"]["output"] == "The submission is empty."
+    texts = " ".join(t["output"] for t in results["keine-datei"]["tests"])
+    assert "The file minimax.py is missing from your submission." in texts
+    latin = " ".join(t["output"] for t in results["latin1"]["tests"])
+    assert "minimax.py cannot be loaded: SyntaxError" in latin and "utf-8" in latin
+
+
+def test_a_lying_archive_header_cannot_unpack_a_bomb(tmp_path):
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w") as bundle:
+        info = tarfile.TarInfo("minimax.py")
+        info.size = 10
+        bundle.addfile(info, io.BytesIO(b"0123456789"))
+    archive = tmp_path / "a.tar"
+    archive.write_bytes(data.getvalue())
+    assert (unpack(archive, tmp_path / "ok") / "minimax.py").read_bytes() == b"0123456789"
+    with pytest.raises(ArchiveError):
+        make_zip(tmp_path / "abs.zip", {"/etc/cron.d/x": b"boom"})
+        unpack(tmp_path / "abs.zip", tmp_path / "abs")
+
+
+def test_a_batch_killed_midway_finishes_with_resume(tmp_path):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    for index in range(4):
+        shutil.copytree(ROOT / "submissions" / "korrekt", submissions / f"k{index}")
+    for index in range(2):
+        shutil.copytree(ROOT / "submissions" / "endlosschleife", submissions / f"z{index}")
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
+               "--submissions", str(submissions), "--out", str(out), "--jobs", "1"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(list(out.glob("*/results.json"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    done = {p.parent.name: p.stat().st_mtime_ns for p in out.glob("*/results.json")}
+    assert 2 <= len(done) < 6, "killed midway"
+    for path in out.glob("*/results.json"):
+        json.loads(path.read_text())  # every written result is whole
+    assert subprocess.run(command + ["--resume"], cwd=ROOT, capture_output=True).returncode == 0
+    after = {p.parent.name: p.stat().st_mtime_ns for p in out.glob("*/results.json")}
+    assert set(after) == {"k0", "k1", "k2", "k3", "z0", "z1"}
+    assert all(after[name] == stamp for name, stamp in done.items()), "not graded twice"
+    assert (out / "gradebook.csv").read_text().count("\n") == 7
