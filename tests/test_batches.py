@@ -108,3 +108,20 @@ def test_a_batch_killed_midway_finishes_with_resume(tmp_path):
     assert set(after) == {"k0", "k1", "k2", "k3", "z0", "z1"}
     assert all(after[name] == stamp for name, stamp in done.items()), "not graded twice"
     assert (out / "gradebook.csv").read_text().count("\n") == 7
+
+
+def test_the_process_level_works_and_says_so(tmp_path, capsys):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    shutil.copytree(ROOT / "submissions" / "korrekt", submissions / "korrekt")
+    out = tmp_path / "out"
+    argv = ["grade", "--tasks", str(ROOT / "tasks"), "--submissions", str(submissions),
+            "--out", str(out), "--sandbox", "process"]
+    assert main(argv) == 2, "hidden checks need the full sandbox"
+    assert "--allow-weak-sandbox" in capsys.readouterr().err
+    assert main(argv + ["--allow-weak-sandbox"]) == 0
+    results = json.loads((out / "korrekt" / "results.json").read_text())
+    assert results["extra_data"]["isolation"] == "process"
+    assert results["score"] == sum(t["max_score"] for t in results["tests"])
+    assert "Isolation: process" in (out / "korrekt" / "feedback.md").read_text() or \
+        "Isolation" in (out / "korrekt" / "feedback.md").read_text()
