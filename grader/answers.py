@@ -41,7 +41,8 @@ def adapt(answer: dict, convention: str, spec: dict) -> dict:
         rules = make_rules(spec)
         if rules.to_move(rules.initial_state()) != rules.players[0] and answer.get("value") is not None:
             answer = {**answer, "value": -answer["value"],
-                      "action_values": [[a, -v] for a, v in answer.get("action_values", [])]}
+                      "action_values": [[a, -v] for a, v in answer.get("action_values", [])],
+                      "values": {n: -v for n, v in answer.get("values", {}).items()}}
     elif convention == "negamax-sign":
         answer = {**answer, "returns_action": False}
     elif convention == "multi-agent":
@@ -80,22 +81,34 @@ def tree_facts(spec: dict, depth) -> dict:
     * ``terminals``: the terminal nodes within the horizon (to be scored with utility).
     """
     game, root = make_game(spec)
-    siblings, horizon, terminals = {}, [], []
-    stack = [(root, 0)]
-    while stack:
-        state, level = stack.pop()
+    player = game.to_move(root)
+    siblings, horizon, terminals, values = {}, [], [], {}
+
+    def walk(state, level):
+        name = game.node_of(state)
         if game.is_terminal(state):
-            terminals.append(game.node_of(state))
-            continue
-        if depth is not None and level >= depth:
-            horizon.append(game.node_of(state))
-            continue
-        parent = game.node_of(state)
-        for position, (_, child) in enumerate(game.successors(state)):
-            siblings[game.node_of(child)] = [parent, position]
-            stack.append((child, level + 1))
+            terminals.append(name)
+            values[name] = game.utility(state, player)
+        elif depth is not None and level >= depth:
+            horizon.append(name)
+            values[name] = game.evaluate(state, player)
+        else:
+            children = []
+            for position, (_, child) in enumerate(game.successors(state)):
+                siblings[game.node_of(child)] = [name, position]
+                children.append(walk(child, level + 1))
+            mover = game.to_move(state)
+            if mover == player:
+                values[name] = max(children)
+            elif mover == "CHANCE":
+                values[name] = sum(children) / len(children)
+            else:
+                values[name] = min(children)
+        return values[name]
+
+    walk(root, 0)
     return {"siblings": siblings, "horizon": sorted(horizon), "terminals": sorted(terminals),
-            "root": game.node_of(root)}
+            "root": game.node_of(root), "values": values}
 
 
 class AnswerBook:

@@ -169,6 +169,35 @@ def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdi
     return verdicts
 
 
+PICTURED = ("value", "action", "visited", "count", "horizon")
+
+
+def attach_pictures(verdicts, plan: Plan, observations: dict, answers: AnswerBook) -> list:
+    """Failed search checks with what a picture of the search needs: the game, the
+    reference's node values, both visit sequences and their first difference.  The report
+    draws small trees and tabulates larger searches."""
+    from .checks.common import first_difference
+    result = []
+    for verdict in verdicts:
+        call = plan.calls_of[verdict.check.id][0] if plan.calls_of[verdict.check.id] else None
+        if (verdict.passed or verdict.check.kind not in PICTURED or call is None
+                or call.convention == "plain" or len(call.items) != 1):
+            result.append(verdict)
+            continue
+        observation = observations[call.key()]
+        if observation.status != "ok" or observation.items[0].status != "ok" \
+                or not observation.items[0].log:
+            result.append(verdict)
+            continue
+        answer = answers[call][0]
+        expected, observed = answer["visits"], observation.items[0].log["visits"]
+        picture = {"key": call.key(), "spec": call.inputs()[0], "values": answer["values"],
+                   "expected": expected, "observed": observed,
+                   "first": first_difference(expected, observed)}
+        result.append(replace(verdict, facts={**verdict.facts, "picture": picture}))
+    return result
+
+
 def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> Verdict:
     """A failed random-tree verdict, its example replaced by a minimal counterexample."""
     if verdict.passed or verdict.check.kind != "random-trees" or "example" not in verdict.facts:
@@ -226,6 +255,7 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
             observations = {call.key(): run.run_call(call) for call in plan.calls}
             verdicts = judge_all(plan, observations, answers)
             verdicts = attach_diagnoses(verdicts, plan, observations, answers)
+            verdicts = attach_pictures(verdicts, plan, observations, answers)
             verdicts = [shrink_counterexample(v, plan, run) for v in verdicts]
         result = SubmissionResult(student, verdicts, output=run.output, isolation=level)
     result.seconds = time.monotonic() - started

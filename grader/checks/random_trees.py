@@ -119,6 +119,7 @@ def compare_tree(check, outcome, answer):
 def example(check, spec, difference, answer) -> dict:
     """The facts shown for one failing tree: the tree and both sides' value, action, visits."""
     facts = {"tree": to_yaml(spec, with_eval=bool(check.option("search_depth"))),
+             "spec": spec, "values": answer.get("values", {}),
              "nodes": size(spec), "aspect": difference["aspect"],
              "expected": {"value": answer["value"], "action": answer["action"],
                           "optimal": answer["optimal_actions"], "visits": answer["visits"]},

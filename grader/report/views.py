@@ -6,6 +6,7 @@ import datetime
 
 from ..mistakes import PSEUDOCODE
 from .messages import Catalogue
+from .trees import drawable, sequence_rows, text_tree, tree_layout
 
 
 def hidden_now(check, task, now: datetime.datetime | None = None) -> bool:
@@ -38,7 +39,11 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         traceback = verdict.facts.get("traceback") if not verdict.passed else None
         if traceback is None and isinstance(verdict.facts.get("error"), dict):
             traceback = verdict.facts["error"].get("traceback")
+    picture = None
+    if not verdict.passed and not (hidden and for_student):
+        picture = picture_view(verdict.facts)
     return {
+        "picture": picture,
         "id": check.id,
         "task_id": task.id,
         "task_title": task.title,
@@ -56,10 +61,32 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
     }
 
 
+def picture_view(facts: dict) -> dict | None:
+    """What the templates need to draw the search of a failed check, or None."""
+    picture = facts.get("picture")
+    example = facts.get("example")
+    if example and example.get("spec") and example.get("observed"):
+        picture = {"key": repr(example["tree"]), "spec": example["spec"],
+                   "values": example.get("values", {}),
+                   "expected": example["expected"]["visits"],
+                   "observed": example["observed"]["visits"], "first": None}
+    if not picture:
+        return None
+    spec, expected, observed = picture["spec"], picture["expected"], picture["observed"]
+    view = {"key": picture["key"]}
+    if drawable(spec):
+        view["tree"] = tree_layout(spec, picture["values"], expected, observed, picture["first"])
+        view["text"] = text_tree(spec, picture["values"], expected, observed)
+    else:
+        view["rows"] = sequence_rows(expected, observed)
+    return view
+
+
 def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True,
                  now: datetime.datetime | None = None) -> dict:
     tasks = []
     shown_tracebacks: set[str] = set()
+    shown_pictures: set[str] = set()
     by_task: dict[str, list] = {}
     for verdict in result.verdicts:
         by_task.setdefault(verdict.check.task_id, []).append(verdict)
@@ -70,11 +97,15 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
         order = {function: index for index, function in enumerate(task.functions)}
         verdicts = sorted(verdicts, key=lambda v: order.get(v.check.function, 0))
         checks = [check_view(v, task, catalogue, html, for_student, now) for v in verdicts]
-        for check in checks:  # one traceback is enough where many checks share a failure
+        for check in checks:  # one traceback, one picture where many checks share a failure
             if check["traceback"] in shown_tracebacks:
                 check["traceback"] = None
             elif check["traceback"]:
                 shown_tracebacks.add(check["traceback"])
+            if check["picture"] and check["picture"]["key"] in shown_pictures:
+                check["picture"] = None
+            elif check["picture"]:
+                shown_pictures.add(check["picture"]["key"])
         tasks.append({"id": task.id, "title": task.title, "checks": checks,
                       "score": sum(c["score"] for c in checks),
                       "max_score": sum(c["max_score"] for c in checks)})

@@ -95,21 +95,43 @@ def _plain(number: float) -> str:
     return str(int(number)) if float(number).is_integer() else f"{number:.2f}"
 
 
-def summary_html(results, course, catalogue: Catalogue, batch: dict) -> str:
+def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
+    """What the instructor's page shows: distribution, pass rates, named mistakes, links."""
+    from ..mistakes import PSEUDOCODE
     results = sorted(results, key=lambda r: r.student)
-    checks = [check for task in course.tasks for check in task.checks]
-    passed = {check.id: 0 for check in checks}
-    counted = {check.id: 0 for check in checks}
+    maximum = course.max_score or 1
+    buckets = [0] * 10
+    for result in results:
+        buckets[min(9, int(10 * result.score / maximum))] += 1
+    tasks = []
+    for task in course.tasks:
+        scores = [task_scores(r).get(task.id, 0.0) for r in results]
+        tasks.append({"id": task.id, "title": task.title, "max": task.max_score,
+                      "average": sum(scores) / len(scores) if scores else 0.0})
+    passed: dict[str, int] = {}
+    counted: dict[str, int] = {}
+    named: dict[str, set] = {}
     for result in results:
         for verdict in result.verdicts:
-            counted[verdict.check.id] += 1
-            passed[verdict.check.id] += verdict.passed
-    rows = [{"id": c.id, "kind": c.kind, "visibility": c.visibility,
-             "rate": passed[c.id] / counted[c.id] if counted[c.id] else None}
-            for c in checks]
-    average = sum(r.score for r in results) / len(results) if results else 0.0
+            counted[verdict.check.id] = counted.get(verdict.check.id, 0) + 1
+            passed[verdict.check.id] = passed.get(verdict.check.id, 0) + verdict.passed
+            for mistake in verdict.facts.get("diagnosis") or ():
+                named.setdefault(mistake, set()).add(result.student)
+    checks = [{"id": c.id, "kind": c.kind, "visibility": c.visibility,
+               "rate": passed[c.id] / counted[c.id] if counted.get(c.id) else None}
+              for t in course.tasks for c in t.checks]
+    mistakes = sorted(({"id": m, "description": catalogue.lookup(f"mistake.{m}"),
+                        "line": PSEUDOCODE.get(m, ""), "students": sorted(s)}
+                       for m, s in named.items()), key=lambda m: (-len(m["students"]), m["id"]))
+    return {"results": results, "buckets": buckets, "peak": max(buckets) or 1, "tasks": tasks,
+            "checks": checks, "mistakes": mistakes,
+            "average": sum(r.score for r in results) / len(results) if results else 0.0,
+            "batch": batch}
+
+
+def summary_html(results, course, catalogue: Catalogue, batch: dict) -> str:
     return TEMPLATES.get_template("summary.html.j2").render(
-        course=course, results=results, rows=rows, average=average, batch=batch,
+        course=course, view=summary_view(results, course, catalogue, batch),
         ui=_ui(catalogue, True), lang=catalogue.language, version=__version__)
 
 
