@@ -22,9 +22,10 @@ from .submissions import Submission, content_hash, find, tasks_hash
 STATE_FILE = ".grading.json"
 
 
-def prepare(course, only_visible: bool = False) -> tuple[Plan, AnswerBook]:
+def prepare(course, only_visible: bool = False,
+            withhold_hidden: bool = False) -> tuple[Plan, AnswerBook]:
     """The plan of calls and all reference answers, computed once for the whole batch."""
-    plan = Plan.of(course, only_visible=only_visible)
+    plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
     answers = AnswerBook()
     for call in plan.calls:
         answers[call]
@@ -64,9 +65,10 @@ def load_state(out: Path, student: str, hashes: dict, course) -> SubmissionResul
 
 
 def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
-                progress=None, level: str = "process", resume: bool = False) -> list:
+                progress=None, level: str = "process", resume: bool = False,
+                withhold_hidden: bool = False) -> list:
     started = time.monotonic()
-    plan, answers = prepare(course)
+    plan, answers = prepare(course, withhold_hidden=withhold_hidden)
     course_hash = tasks_hash(course.files)
     results = []
     with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage, \
@@ -76,7 +78,7 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
 
         def grade(submission: Submission) -> SubmissionResult:
             hashes = {"tasks": course_hash, "submission": content_hash(submission.folder),
-                      "problem": submission.problem}
+                      "problem": submission.problem, "withheld": withhold_hidden}
             if resume:
                 previous = load_state(out, submission.student, hashes, course)
                 if previous is not None:

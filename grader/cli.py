@@ -46,6 +46,10 @@ def main(argv=None) -> int:
     check.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     check.add_argument("--lang", choices=("de", "en"))
     check.add_argument("--sandbox", choices=("auto", "bubblewrap", "process"), default="auto")
+    check.add_argument("--out", default="reports/check",
+                       help="where feedback.html, feedback.md and junit.xml go [reports/check]")
+    check.add_argument("--points", action="store_true",
+                       help="end with a GitHub Classroom-style line 'Points X/Y'")
 
     solve = commands.add_parser("solve", help="print the reference answers")
     solve.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
@@ -142,12 +146,12 @@ def cmd_grade(args) -> int:
     if level is None:
         return EXIT_BAD_INPUT
     hidden = any(c.visibility != "visible" for t in course.tasks for c in t.checks)
-    if level != "bubblewrap" and hidden and not args.allow_weak_sandbox:
-        err.print("This course has hidden checks, and bubblewrap is not available here, so "
-                  "student code would run without the full sandbox. Install it "
-                  "(apt-get install -y --no-install-recommends bubblewrap) or pass "
-                  "--allow-weak-sandbox.", markup=False)
-        return EXIT_BAD_INPUT
+    withhold = level != "bubblewrap" and hidden and not args.allow_weak_sandbox
+    if withhold:
+        err.print("Warning: bubblewrap is not available here, so student code runs without "
+                  "the full sandbox and the hidden checks are not run (they score 0). Install "
+                  "it (apt-get install -y --no-install-recommends bubblewrap), or pass "
+                  "--allow-weak-sandbox to run them anyway.", markup=False)
     if err.is_terminal:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
@@ -156,13 +160,13 @@ def cmd_grade(args) -> int:
             def progress(result, done, total):
                 bar.update(job, completed=done, description=f"{result.student}")
             results = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                                  args.resume)
+                                  args.resume, withhold)
     else:
         def progress(result, done, total):
             err.print(f"[{done}/{total}] {result.student}: {result.score:g}/{result.max_score:g}",
                       markup=False, highlight=False)
         results = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                              args.resume)
+                              args.resume, withhold)
     average = sum(r.score for r in results) / len(results)
     err.print(f"Graded {len(results)} submission(s); average {average:.1f}/{course.max_score:g}. "
               f"Reports: {out}/gradebook.csv, {out}/summary.html", markup=False, highlight=False)
@@ -188,7 +192,7 @@ def cmd_check(args) -> int:
     plan, answers = prepare(course, only_visible=True)
     with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage:
         result = grade_submission(plan, answers, stage_runner(Path(stage)), folder.resolve(),
-                                  budget_of(course), level)
+                                  budget_of(course), level, student=folder.resolve().name)
     catalogue = _catalogue(course, args.lang)
     view = student_view(result, course, catalogue, html=False)
     console.print(f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]")
@@ -202,8 +206,16 @@ def cmd_check(args) -> int:
     hidden = sum(1 for t in course.tasks for c in t.checks if c.visibility != "visible")
     if hidden:
         console.print(catalogue.text("ui.hidden_not_run", count=hidden))
+    from .report.exports import points_line
+    from .report.writers import junit_xml, write_atomically, write_student
+    written = write_student(Path(args.out), result, course, catalogue)
+    write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
+    console.print(catalogue.text("ui.feedback_page", path=str(written / "feedback.html")),
+                  markup=False, highlight=False)
     console.print(f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}",
                   markup=False, highlight=False)
+    if args.points:
+        print(points_line(result))
     return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED
 
 

@@ -27,20 +27,27 @@ class Plan:
     checks: tuple            # tasks.Check, in course order
     calls_of: dict           # check id -> tuple of Call
     calls: tuple             # distinct calls, in first-use order
+    withheld: frozenset = frozenset()   # hidden checks not run: the sandbox is too weak
 
     @classmethod
-    def of(cls, course, only_visible: bool = False) -> "Plan":
-        chosen, calls_of, calls = [], {}, {}
+    def of(cls, course, only_visible: bool = False, withhold_hidden: bool = False) -> "Plan":
+        chosen, calls_of, calls, withheld = [], {}, {}, set()
         for task in course.tasks:
             for check in task.checks:
                 if only_visible and check.visibility != "visible":
+                    continue
+                if withhold_hidden and check.visibility != "visible":
+                    # Secret inputs stay away from code that could carry them off.
+                    chosen.append(check)
+                    calls_of[check.id] = ()
+                    withheld.add(check.id)
                     continue
                 needed = tuple(check_kinds.KINDS[check.kind].calls(task, check))
                 chosen.append(check)
                 calls_of[check.id] = needed
                 for call in needed:
                     calls.setdefault(call.key(), call)
-        return cls(tuple(chosen), calls_of, tuple(calls.values()))
+        return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld))
 
 
 @dataclass
@@ -162,6 +169,9 @@ class SubmissionRun:
 def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdict]:
     verdicts = []
     for check in plan.checks:
+        if check.id in plan.withheld:
+            verdicts.append(check_kinds.failed(check, "call.withheld"))
+            continue
         calls = plan.calls_of[check.id]
         kind = check_kinds.KINDS[check.kind]
         verdicts.append(kind.judge(check, [observations[c.key()] for c in calls],

@@ -86,3 +86,33 @@ def test_grade_in_english_and_missing_folder(tmp_path, capsys):
     assert main(["grade", "--submissions", str(tmp_path / "nowhere"), "--tasks",
                  str(ROOT / "tasks"), "--out", str(tmp_path / "r")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_both_languages_have_every_message():
+    import yaml
+    from grader.report.messages import MESSAGES_DIR
+
+    def keys(tree, prefix=""):
+        found = set()
+        for key, value in tree.items():
+            name = f"{prefix}{key}"
+            found |= keys(value, name + ".") if isinstance(value, dict) else {name}
+        return found
+    german = yaml.safe_load((MESSAGES_DIR / "de.yaml").read_text())
+    english = yaml.safe_load((MESSAGES_DIR / "en.yaml").read_text())
+    assert keys(german) == keys(english)
+
+
+def test_grade_writes_complete_pages_in_german_and_in_english(tmp_path):
+    for language, words in (("de", ("Rückmeldung für", "Punkte", "Übersicht")),
+                            ("en", ("Feedback for", "Points", "Summary"))):
+        out = tmp_path / language
+        assert main(["grade", "--tasks", str(ROOT / "tasks"), "--submissions",
+                     str(ROOT / "submissions"), "--out", str(out), "--lang", language,
+                     "--jobs", "2"]) == 0
+        page = (out / "strikter-schnitt" / "feedback.html").read_text()
+        assert f'<html lang="{language}">' in page
+        assert words[0] in page and words[1] in page
+        assert words[2] in (out / "summary.html").read_text()
+        other = {"de": "Feedback for", "en": "Rückmeldung"}[language]
+        assert other not in page

@@ -17,7 +17,7 @@ from .views import student_view, task_scores
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("grader.report", "templates"),
-    autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default=False),
+    autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "xml.j2"), default=False),
     trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 TEMPLATES.filters["num"] = format_number
 TEMPLATES.filters["pts"] = lambda points: f"{points:g}"
@@ -135,6 +135,26 @@ def summary_html(results, course, catalogue: Catalogue, batch: dict) -> str:
         ui=_ui(catalogue, True), lang=catalogue.language, version=__version__)
 
 
+def junit_xml(results, course, catalogue: Catalogue) -> str:
+    """One testsuite per student, one testcase per check, the points as properties and the
+    expected and observed values in the failure text (an instructor's view: hidden checks
+    keep their details)."""
+    suites = []
+    for result in sorted(results, key=lambda r: r.student):
+        view = student_view(result, course, catalogue, html=False, for_student=False)
+        cases = [{**check, "reason": check["reason"]} for task in view["tasks"]
+                 for check in task["checks"]]
+        suites.append({"student": result.student, "cases": cases, "tests": len(cases),
+                       "failures": sum(not c["passed"] for c in cases),
+                       "seconds": result.seconds, "score": result.score,
+                       "max_score": result.max_score, "isolation": result.isolation})
+    return TEMPLATES.get_template("junit.xml.j2").render(course=course, suites=suites)
+
+
 def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict) -> None:
+    from .exports import ilias_csv, moodle_csv
     write_atomically(out / "gradebook.csv", gradebook_csv(results, course))
+    write_atomically(out / "moodle.csv", moodle_csv(results, course, catalogue))
+    write_atomically(out / "ilias.csv", ilias_csv(results, course, catalogue))
+    write_atomically(out / "junit.xml", junit_xml(results, course, catalogue))
     write_atomically(out / "summary.html", summary_html(results, course, catalogue, batch))

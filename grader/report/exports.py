@@ -1,0 +1,50 @@
+"""Exports where instructors and CI already look: an LMS import for Moodle and for ILIAS,
+JUnit XML for CI test reporters, and a GitHub Classroom-style points line."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from .messages import Catalogue
+from .views import task_scores
+
+
+def _points(number: float, decimal: str = ".") -> str:
+    text = str(int(number)) if float(number).is_integer() else f"{number:.2f}"
+    return text.replace(".", decimal)
+
+
+def moodle_csv(results, course, catalogue: Catalogue) -> str:
+    """Moodle's grade import: an identifier column to map to the username (or ID number), the
+    grade, one column per task, and a feedback text."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["identifier", "grade", *(t.id for t in course.tasks), "feedback"])
+    for result in sorted(results, key=lambda r: r.student):
+        scores = task_scores(result)
+        writer.writerow([result.student, _points(result.score),
+                         *(_points(scores.get(t.id, 0.0)) for t in course.tasks),
+                         catalogue.text("ui.points_line", score=_points(result.score),
+                                        maximum=_points(result.max_score))])
+    return buffer.getvalue()
+
+
+def ilias_csv(results, course, catalogue: Catalogue) -> str:
+    """For ILIAS (and the spreadsheets it is fed from): semicolons, decimal commas, UTF-8
+    with a byte-order mark, the login first."""
+    buffer = io.StringIO()
+    buffer.write("\ufeff")
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow(["Login", catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
+    for result in sorted(results, key=lambda r: r.student):
+        scores = task_scores(result)
+        writer.writerow([result.student, _points(result.score, ","),
+                         _points(result.max_score, ","),
+                         *(_points(scores.get(t.id, 0.0), ",") for t in course.tasks)])
+    return buffer.getvalue()
+
+
+def points_line(result) -> str:
+    """The line GitHub Classroom's autograding reporter reads."""
+    return f"Points {_points(result.score)}/{_points(result.max_score)}"

@@ -1,0 +1,104 @@
+"""The HTML reports, looked at in a real browser (headless Chromium) as a person would."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.cli import main
+
+from conftest import DATA, ROOT
+from test_mistakes import write_mistaken_student
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="Debian's chromium and "
+                                "chromium-driver are not installed here; CI installs them")
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("browser")
+    submissions = folder / "submissions"
+    submissions.mkdir()
+    for name in ("korrekt", "strikter-schnitt"):
+        shutil.copytree(ROOT / "submissions" / name, submissions / name)
+    write_mistaken_student(submissions / "mia", "alphabeta", "root-no-alpha")
+    shutil.copytree(DATA / "hostile" / "markup", submissions / "markup<b>")
+    out = folder / "out"
+    assert main(["grade", "--submissions", str(submissions), "--out", str(out), "--tasks",
+                 str(ROOT / "tasks"), "--lang", "en", "--allow-weak-sandbox"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--window-size=1000,1400",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def open_page(browser, path: Path):
+    browser.get(path.as_uri())
+    return [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def test_a_failed_check_on_a_tree_is_drawn_as_a_sized_svg_tree(browser, reports):
+    errors = open_page(browser, reports / "mia" / "feedback.html")
+    assert errors == []
+    trees = browser.find_elements("css selector", "svg.tree")
+    assert trees, "a tree picture"
+    box = trees[0].rect
+    assert box["width"] > 300 and box["height"] > 150
+    shapes = trees[0].find_elements("css selector", "g.node")
+    assert len(shapes) == 22, "every node of the sheet's tree"
+    assert trees[0].find_elements("css selector", "g.node.extra"), "nodes the reference prunes"
+    assert trees[0].find_elements("css selector", ".cutmark"), "struck-through edges"
+    assert trees[0].find_elements("css selector", "g.node.first"), "the first divergence"
+    assert "MAX" in trees[0].text and "MIN" in trees[0].text
+
+
+def test_the_random_tree_counterexample_is_drawn_too(browser, reports):
+    assert open_page(browser, reports / "strikter-schnitt" / "feedback.html") == []
+    trees = browser.find_elements("css selector", "svg.tree")
+    assert any(len(t.find_elements("css selector", "g.node")) <= 10 for t in trees)
+
+
+def test_large_searches_get_a_side_by_side_visit_table(browser, reports):
+    open_page(browser, reports / "strikter-schnitt" / "feedback.html")
+    rows = browser.find_elements("css selector", "table.sequence tr.differs")
+    assert rows, "the tic-tac-toe search is tabulated up to its first difference"
+
+
+def test_the_summary_renders_without_errors_and_links_every_student(browser, reports):
+    assert open_page(browser, reports / "summary.html") == []
+    assert browser.find_elements("css selector", "svg.histogram rect")
+    links = {a.get_attribute("href").split("/")[-2]
+             for a in browser.find_elements("css selector", "a[href$='feedback.html']")}
+    assert {"korrekt", "strikter-schnitt", "mia", "markup%3Cb%3E"} <= links
+    assert "root-no-alpha" not in browser.page_source and \
+        "does not pass the root's α on" in browser.page_source
+
+
+def test_markup_from_a_student_is_shown_not_run(browser, reports):
+    assert open_page(browser, reports / "markup<b>" / "feedback.html") == []
+    assert browser.execute_script("return document.scripts.length") == 0
+    assert browser.execute_script("return document.querySelectorAll('img').length") == 0
+    assert "<script>alert('xss')</script>" in browser.find_element("tag name", "body").text
+
+
+def test_the_page_fits_a_phone(browser, reports):
+    browser.set_window_size(390, 844)
+    open_page(browser, reports / "mia" / "feedback.html")
+    page_width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert page_width <= 400, "only the tree scrolls sideways, not the page"
+    browser.set_window_size(1000, 1400)
