@@ -23,7 +23,6 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
-from .randomtrees import size
 
 # Hypothesis keeps per-process state; one shrink at a time keeps --jobs N safe.
 _LOCK = threading.Lock()

@@ -5,7 +5,7 @@ import json
 
 from grader.cli import main
 
-from conftest import DATA, ROOT
+from conftest import ROOT
 
 
 def test_grade_writes_gradebook_results_feedback_and_summary(graded_examples, course):

@@ -6,7 +6,8 @@ root value, so an alpha-beta that picks a later action on a tie with a *bound* i
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, describe, read_search_result, run_failure, search_call
+from .common import (SEARCH_FUNCTIONS, describe, read_search_result, run_failure,
+                     single_search_call)
 
 KIND = "action"
 OPTIONS = ("accept",)
@@ -26,8 +27,7 @@ def parse_options(item, context, line):
     return {"accept": accept}
 
 
-def calls(task, check):
-    return [search_call(task, check.function)]
+calls = single_search_call
 
 
 def judge(check, observations, answers):

@@ -20,6 +20,11 @@ def search_call(task, function: str) -> Call:
                 reference=task.reference_of(function))
 
 
+def single_search_call(task, check) -> list[Call]:
+    """``calls`` of the kinds that judge the one standard run of a task's search."""
+    return [search_call(task, check.function)]
+
+
 def is_number(value) -> bool:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value))

@@ -5,7 +5,7 @@ nodes.
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, run_failure, search_call
+from .common import SEARCH_FUNCTIONS, run_failure, single_search_call
 
 KIND = "count"
 OPTIONS = ("bound", "slack")
@@ -29,8 +29,7 @@ def parse_options(item, context, line):
     return {"bound": bound, "slack": slack}
 
 
-def calls(task, check):
-    return [search_call(task, check.function)]
+calls = single_search_call
 
 
 def judge(check, observations, answers):

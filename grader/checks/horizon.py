@@ -6,7 +6,7 @@ non-terminal nodes at the horizon; terminal nodes above the horizon are scored w
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, run_failure, search_call
+from .common import SEARCH_FUNCTIONS, run_failure, single_search_call
 
 KIND = "horizon"
 OPTIONS = ()
@@ -24,8 +24,7 @@ def parse_options(item, context, line):
     return {}
 
 
-def calls(task, check):
-    return [search_call(task, check.function)]
+calls = single_search_call
 
 
 def discipline(log: dict, answer: dict) -> dict | None:

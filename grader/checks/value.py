@@ -2,7 +2,7 @@
 
 from . import failed, passed
 from .common import (SEARCH_FUNCTIONS, describe, read_search_result, run_failure,
-                     same_number, search_call)
+                     same_number, single_search_call)
 
 KIND = "value"
 OPTIONS = ()
@@ -18,8 +18,7 @@ def parse_options(item, context, line):
     return {}
 
 
-def calls(task, check):
-    return [search_call(task, check.function)]
+calls = single_search_call
 
 
 def judge(check, observations, answers):

@@ -8,7 +8,8 @@ student visits and the reference does not was searched although the reference cu
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, first_difference, run_failure, search_call
+from .common import (SEARCH_FUNCTIONS, first_difference, run_failure,
+                     single_search_call)
 
 KIND = "visited"
 OPTIONS = ("order",)
@@ -28,8 +29,7 @@ def parse_options(item, context, line):
     return {"order": order}
 
 
-def calls(task, check):
-    return [search_call(task, check.function)]
+calls = single_search_call
 
 
 def sibling_disorder(observed: list, siblings: dict):
