@@ -54,8 +54,12 @@ def small_trees(draw, max_depth: int = 4, max_children: int = 3, values=VALUES):
     return {"kind": "tree", "root": "A", "nodes": nodes}
 
 
-def shrink(failing: dict, disagrees, seconds: float = 3.0, probes: int = 400) -> dict:
-    """A small tree on which ``disagrees(tree)`` holds, no larger than ``failing``."""
+def shrink(failing: dict, disagrees, probes: int = 400, seconds: float = 60.0) -> dict:
+    """A small tree on which ``disagrees(tree)`` holds, no larger than ``failing``.
+
+    The work is bounded by the number of trees tried (``probes``), so that the same student
+    code gives the same counterexample on a busy machine; ``seconds`` is only a safety net.
+    """
     deadline = time.monotonic() + seconds
     count = 0
 
@@ -76,7 +80,7 @@ def shrink(failing: dict, disagrees, seconds: float = 3.0, probes: int = 400) ->
         except (NoSuchExample, Unsatisfiable, _OutOfBudget):
             found = None
     # Hypothesis drops the last children first; a greedy pass also drops earlier ones.
-    reduced = _greedy(found if found is not None else failing, disagrees, deadline + 1.0)
+    reduced = _greedy(found if found is not None else failing, disagrees, probes, deadline)
     tidy = renamed(reduced)
     return tidy if disagrees(tidy) else reduced
 
@@ -102,21 +106,19 @@ def renamed(tree: dict) -> dict:
     return {**tree, "root": "A", "nodes": nodes}
 
 
-def _greedy(tree: dict, disagrees, deadline: float) -> dict:
+def _greedy(tree: dict, disagrees, probes: int, deadline: float) -> dict:
     """Delta-debugging on the tree itself: keep any smaller variant that still disagrees."""
     current = tree
     improved = True
-    while improved and time.monotonic() < deadline:
+    while improved and probes > 0 and time.monotonic() < deadline:
         improved = False
         for candidate in _smaller(current):
-            if time.monotonic() > deadline:
+            probes -= 1
+            if probes < 0 or time.monotonic() > deadline:
                 break
-            try:
-                if disagrees(candidate):
-                    current, improved = candidate, True
-                    break
-            except _OutOfBudget:
-                return current
+            if disagrees(candidate):
+                current, improved = candidate, True
+                break
     return current
 
 
