@@ -325,8 +325,8 @@ class _SheetReader:
                          "(leave it out to search to the end of the game)")
             depth = None
         if depth is not None and game_spec is not None and game == "tree":
-            self._rounds = convention == "multi-agent"
-            self.check_horizon(game_spec, depth, raw.line_of("depth"))
+            self.check_horizon(game_spec, depth, raw.line_of("depth"),
+                               rounds=convention == "multi-agent")
         if depth is not None and game in ("tictactoe", "nim"):
             self.problem(raw.line_of("depth"), f"{game} has no heuristic to evaluate at a "
                          "horizon; use a tree with heuristic values, e.g. \"C (4)\"")
@@ -462,11 +462,13 @@ class _SheetReader:
                 spec["players"] = list(players)
         return canonical(spec)
 
-    def check_horizon(self, game_spec, depth, line) -> None:
+    def check_horizon(self, game_spec, depth, line, rounds: bool = False) -> None:
+        """Every non-terminal node at the horizon needs a heuristic value (``rounds``: the
+        depth counts rounds of all players, as agents of the multi-agent convention do)."""
         import json
         spec = json.loads(game_spec)
-        depth = depth * len(spec.get("players") or ("MAX", "MIN")) \
-            if getattr(self, "_rounds", False) else depth
+        if rounds:
+            depth *= len(spec.get("players") or ("MAX", "MIN"))
         nodes = spec["nodes"]
         frontier = [spec["root"]]
         for _ in range(depth):
