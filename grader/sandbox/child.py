@@ -1,6 +1,7 @@
 """The child-side runner: imports a student's modules and runs calls on request.
 
-Started by the parent as ``python -I -S -B child.py REQUEST_FD REPLY_FD SUBMISSION_DIR``.  It
+Started by the parent as ``python -s -S -B -u child.py REQUEST_FD REPLY_FD SUBMISSION_DIR
+LIMITS`` in an environment the parent built from scratch.  It
 reads one JSON request per line from REQUEST_FD and answers each with one JSON line on
 REPLY_FD.  What it sends back is plain data only (numbers, strings, lists, dicts, None):
 student objects are converted here or described by their type, never pickled.
@@ -157,6 +158,8 @@ def main(argv):
     request_fd, reply_fd, student_dir = int(argv[1]), int(argv[2]), argv[3]
     if len(argv) > 4:
         apply_limits(json.loads(argv[4]))
+    script_dir = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != script_dir]
     sys.path[:0] = [STAGE_ROOT]
     sys.dont_write_bytecode = True
     runner = Runner(student_dir)

@@ -35,6 +35,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 LEVELS = ("bubblewrap", "process")
+# No user or system site-packages, no bytecode, unbuffered output.  Not -I/-E: the child's
+# environment is built from scratch anyway, and PYTHONHASHSEED=0 in it makes set and dict
+# orders in student code, and so grades, the same run after run.
+CHILD_FLAGS = ("-s", "-S", "-B", "-u")
 SANDBOX_UID = 65534
 RUNNER_MOUNT = "/runner"
 SUBMISSION_MOUNT = "/submission"
@@ -219,7 +223,7 @@ def command(level: str, stage: Path, child_script: Path, submission: Path, reque
     child_arguments = [str(request_fd), str(reply_fd)]
     limits_json = json.dumps(limits.as_child_argument())
     if level == "process":
-        return [python, "-I", "-S", "-B", "-u", str(child_script), *child_arguments,
+        return [python, *CHILD_FLAGS, str(child_script), *child_arguments,
                 str(submission), limits_json]
     inside_script = f"{RUNNER_MOUNT}/{child_script.relative_to(stage).as_posix()}"
     arguments = ["bwrap", "--unshare-all", "--unshare-user", "--die-with-parent",
@@ -235,7 +239,7 @@ def command(level: str, stage: Path, child_script: Path, submission: Path, reque
                  "--setenv", "PYTHONHASHSEED", "0", "--setenv", "HOME", "/tmp"]
     if seccomp_fd is not None:
         arguments += ["--seccomp", str(seccomp_fd)]
-    return arguments + ["--", python, "-I", "-S", "-B", "-u", inside_script, *child_arguments,
+    return arguments + ["--", python, *CHILD_FLAGS, inside_script, *child_arguments,
                         SUBMISSION_MOUNT, limits_json]
 
 

@@ -2,9 +2,9 @@
 (see ``isolation.py``), send calls, enforce time limits, and clean up everything the child
 started.
 
-Whatever the level, the child is a fresh interpreter started with ``-I -S -B`` (no
-site-packages, no environment influence, no bytecode written into the student's folder) with
-an empty environment, a new session, the student's folder as the only addition to its import
+Whatever the level, the child is a fresh interpreter started with ``-s -S -B -u`` (no
+site-packages, no bytecode written into the student's folder, unbuffered output) with an
+environment built from scratch (PYTHONHASHSEED=0, so student code's set orders repeat), a new session, the student's folder as the only addition to its import
 path, stdin from /dev/null, stdout and stderr to size-capped files, and a wall-clock limit per
 call after which the whole process tree is killed.
 """
