@@ -130,3 +130,12 @@ def test_the_process_level_works_and_says_so(tmp_path, capsys):
     assert results["score"] == sum(t["max_score"] for t in results["tests"])
     assert "Isolation: process" in (out / "korrekt" / "feedback.md").read_text() or \
         "Isolation" in (out / "korrekt" / "feedback.md").read_text()
+
+
+def test_set_orders_in_student_code_repeat_from_run_to_run(grade):
+    from grader.tasks import load_course
+    course = load_course(DATA / "hostile" / "tasks.yaml")
+    runs = [grade(DATA / "set-order", course) for _ in range(3)]
+    facts = [[(v.check.id, v.passed, v.reason, v.facts.get("observed_count")) for v in r.verdicts]
+             for r in runs]
+    assert facts[0] == facts[1] == facts[2]
