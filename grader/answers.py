@@ -64,7 +64,7 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     return adapt({
         "value": value,
         "action": action,
-        **tree_facts(spec, depth),
+        **tree_facts(spec, depth, chance=reference == "expectimax"),
         "action_values": [[a, v] for a, v in exact.items()],
         "optimal_actions": [a for a, v in exact.items() if same_number(v, value)],
         "visits": log["visits"],
@@ -73,12 +73,15 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     }, convention, spec)
 
 
-def tree_facts(spec: dict, depth) -> dict:
+def tree_facts(spec: dict, depth, chance: bool = False) -> dict:
     """The shape of the game tree within ``depth`` plies (all of it when ``depth`` is None):
 
     * ``siblings``: node -> [parent, position among its siblings in action order];
     * ``horizon``: the non-terminal nodes exactly ``depth`` plies down (to be evaluated);
-    * ``terminals``: the terminal nodes within the horizon (to be scored with utility).
+    * ``terminals``: the terminal nodes within the horizon (to be scored with utility);
+    * ``values``: every node's value from the root player's view, by the reference's rule:
+      the root player maximises, the others minimise (``chance``: they average, as
+      ``expectimax`` does).
     """
     game, root = make_game(spec)
     player = game.to_move(root)
@@ -97,10 +100,9 @@ def tree_facts(spec: dict, depth) -> dict:
             for position, (_, child) in enumerate(game.successors(state)):
                 siblings[game.node_of(child)] = [name, position]
                 children.append(walk(child, level + 1))
-            mover = game.to_move(state)
-            if mover == player:
+            if game.to_move(state) == player:
                 values[name] = max(children)
-            elif mover == "CHANCE":
+            elif chance:
                 values[name] = sum(children) / len(children)
             else:
                 values[name] = min(children)

@@ -22,11 +22,12 @@ from .submissions import Submission, content_hash, find, tasks_hash
 STATE_FILE = ".grading.json"
 
 
-def prepare(course, only_visible: bool = False,
-            withhold_hidden: bool = False) -> tuple[Plan, AnswerBook]:
-    """The plan of calls and all reference answers, computed once for the whole batch."""
+def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
+            answers: AnswerBook | None = None) -> tuple[Plan, AnswerBook]:
+    """The plan of calls and all reference answers, computed once for the whole batch
+    (``answers``: a book already filled, e.g. while the pins were verified)."""
     plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
-    answers = AnswerBook()
+    answers = answers if answers is not None else AnswerBook()
     for call in plan.calls:
         answers[call]
     return plan, answers
@@ -66,9 +67,9 @@ def load_state(out: Path, student: str, hashes: dict, course) -> SubmissionResul
 
 def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                 progress=None, level: str = "process", resume: bool = False,
-                withhold_hidden: bool = False) -> list:
+                withhold_hidden: bool = False, answers: AnswerBook | None = None) -> list:
     started = time.monotonic()
-    plan, answers = prepare(course, withhold_hidden=withhold_hidden)
+    plan, answers = prepare(course, withhold_hidden=withhold_hidden, answers=answers)
     course_hash = tasks_hash(course.files)
     results = []
     with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage, \

@@ -160,13 +160,13 @@ def cmd_grade(args) -> int:
             def progress(result, done, total):
                 bar.update(job, completed=done, description=f"{result.student}")
             results = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                                  args.resume, withhold)
+                                  args.resume, withhold, answers)
     else:
         def progress(result, done, total):
             err.print(f"[{done}/{total}] {result.student}: {result.score:g}/{result.max_score:g}",
                       markup=False, highlight=False)
         results = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                              args.resume, withhold)
+                              args.resume, withhold, answers)
     average = sum(r.score for r in results) / len(results)
     err.print(f"Graded {len(results)} submission(s); average {average:.1f}/{course.max_score:g}. "
               f"Reports: {out}/gradebook.csv, {out}/summary.html", markup=False, highlight=False)

@@ -311,12 +311,7 @@ class _SheetReader:
                          f"{', '.join(GAMES)}")
             game = "none"
         game_spec = self.game_spec(game, raw)
-        if "module" in raw:
-            module = raw["module"]
-            if not isinstance(module, str) or not module.isidentifier():
-                self.problem(raw.line_of("module"), f"module {module!r} is not a Python module name")
-            else:
-                modules = {**modules, **{f: module for f in _listed(raw)}}
+        modules = dict(modules)
         functions = self.functions(raw, modules)
         depth = raw.get("depth")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
@@ -371,6 +366,12 @@ class _SheetReader:
                          "name the student function(s) this task calls, e.g. "
                          "functions: [minimax, alphabeta]")
             return []
+        if "module" in raw:  # the task's own module for all of its functions
+            module = raw["module"]
+            if not isinstance(module, str) or not module.isidentifier():
+                self.problem(raw.line_of("module"), f"module {module!r} is not a Python module name")
+            else:
+                modules.update({function: module for function in value})
         for function in value:
             if function not in modules:
                 self.problem(raw.line_of(key), f"no module is known for function "
@@ -584,13 +585,6 @@ class _SheetReader:
 # Check kinds a convention cannot support: its functions return no value, or no action.
 REFUSED = {"multi-agent": ("value", "random-trees", "hygiene"),
            "negamax-sign": ("action", "hygiene")}
-
-
-def _listed(raw) -> list:
-    value = raw.get("functions", raw.get("function"))
-    if isinstance(value, str):
-        return [value]
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def _freeze(value):

@@ -18,6 +18,11 @@ def _less(remaining):
     return None if remaining is None else remaining - 1
 
 
+def _ordered(actions, mistake):
+    """The order a variant tries the children in: the game's, or reversed."""
+    return list(reversed(actions)) if mistake == "reverse-children" else actions
+
+
 def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=True,
                    mistake=None):
     """Minimax (Max-Value/Min-Value by whose turn it is), with or without alpha-beta."""
@@ -62,9 +67,7 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
         elif mistake == "swap-min-max":
             maximizing = not maximizing
         best, best_action = initial(maximizing), None
-        actions = game.actions(node)
-        if mistake == "reverse-children":
-            actions = list(reversed(actions))
+        actions = _ordered(game.actions(node), mistake)
         for action in actions:
             child = game.result(node, action)
             if mistake == "one-ply" and at_root:
@@ -115,9 +118,7 @@ def negamax_family(game, state, depth=None, prune_on_equality=True, *, mistake=N
             return (estimate if mistake == "leaf-not-signed" else sign * estimate), None
         best = 0 if mistake == "init-zero" else (-FINITE_INFINITY if mistake == "init-finite" else -inf)
         best_action = None
-        actions = game.actions(node)
-        if mistake == "reverse-children":
-            actions = list(reversed(actions))
+        actions = _ordered(game.actions(node), mistake)
         for action in actions:
             child = game.result(node, action)
             if mistake == "one-ply" and at_root:
