@@ -11,13 +11,14 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from . import boundary
 from . import checks as check_kinds
 from .answers import AnswerBook
 from .calls import Call, ItemOutcome, Observation
 from .checks import Verdict
 from .mistakes import attach_diagnoses
 from .sandbox.isolation import ResourceLimits, best_level
-from .sandbox.launcher import Child, ChildFailure
+from .sandbox.launcher import Child, ChildFailure, backstop
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Plan:
     calls_of: dict           # check id -> tuple of Call
     calls: tuple             # distinct calls, in first-use order
     withheld: frozenset = frozenset()   # hidden checks not run: the sandbox is too weak
+    hidden_keys: frozenset = frozenset()  # calls that only checks not yet shown to students need
 
     @classmethod
     def of(cls, course, only_visible: bool = False, withhold_hidden: bool = False) -> "Plan":
@@ -47,7 +49,15 @@ class Plan:
                 calls_of[check.id] = needed
                 for call in needed:
                     calls.setdefault(call.key(), call)
-        return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld))
+        shown = {call.key() for check in chosen if check.visibility == "visible"
+                 for call in calls_of[check.id]}
+        hidden_keys = frozenset(key for key in calls if key not in shown)
+        return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld),
+                   hidden_keys)
+
+    def is_shown(self, check) -> bool:
+        """Whether a student sees this check's details (hidden and after-due checks: not now)."""
+        return check.visibility == "visible"
 
 
 @dataclass
@@ -59,6 +69,11 @@ class SubmissionResult:
     seconds: float = 0.0
     problem: str | None = None       # message key for a submission-level problem
     problem_detail: str | None = None
+    display: str = ""                # the submission's name for humans (escaped); "" = student
+    notes: list = field(default_factory=list)   # grader.notes.Note: what needs a person
+
+    def __post_init__(self):
+        self.display = self.display or self.student
 
     @property
     def score(self) -> float:
@@ -69,38 +84,33 @@ class SubmissionResult:
         return sum(v.max_score for v in self.verdicts)
 
 
-def observe(call: Call, reply: dict) -> Observation:
-    """An ``Observation`` from a child's reply, accepting only the expected plain shapes."""
-    status = reply.get("status") if isinstance(reply, dict) else None
-    if status != "ok":
-        known = ("missing-module", "missing-function", "import-error", "protocol")
-        error = reply.get("error") if isinstance(reply, dict) else None
-        return Observation(status if status in known else "protocol",
-                           error=error if isinstance(error, dict) else None)
-    items = reply.get("items")
-    if not isinstance(items, list) or len(items) != len(call.items):
+def observe(call: Call, reply) -> Observation:
+    """An ``Observation`` from a reply validated at the boundary (``grader.boundary``)."""
+    if isinstance(reply, boundary.Malformed):
+        return Observation("protocol", error={"message": reply.reason})
+    if reply.status != "ok":
+        return Observation(reply.status, error=boundary.to_plain(reply.error)
+                           if reply.error is not None else None)
+    items = reply.items
+    if items is None or len(items) != len(call.items):
         return Observation("protocol", error={"message": "wrong number of results"})
     outcomes = []
     for item in items:
-        if not isinstance(item, dict) or item.get("status") not in ("ok", "error"):
-            return Observation("protocol", error={"message": "malformed result"})
-        log = item.get("log")
-        if call.convention == "game" and item["status"] == "ok" and not _valid_log(log):
+        if item.status == "ok" and call.convention != "plain" and item.log is None:
             return Observation("protocol", error={"message": "malformed visit log"})
-        error = item.get("error") if isinstance(item.get("error"), dict) else None
-        outcomes.append(ItemOutcome(item["status"], item.get("returned"), log, error))
+        outcomes.append(ItemOutcome(
+            item.status, item.returned,
+            boundary.to_plain(item.log) if item.log is not None else None,
+            boundary.to_plain(item.error) if item.error is not None else None))
     return Observation("ok", tuple(outcomes))
-
-
-def _valid_log(log) -> bool:
-    return (isinstance(log, dict) and isinstance(log.get("visits"), list)
-            and all(isinstance(v, str) for v in log["visits"])
-            and isinstance(log.get("foreign_states"), int))
 
 
 class SubmissionRun:
     """Runs calls of one submission within its time budget; the child stays alive between
-    calls (and for shrinking counterexamples) until the run is closed."""
+    calls (and for shrinking counterexamples) until the run is closed.
+
+    Time is the child's CPU time (``spent``), with the wall clock as a generous backstop
+    (``wall_spent``), so that a loaded machine does not cost a correct student points."""
 
     def __init__(self, child_script: Path, submission: Path, budget: float,
                  level: str = "process"):
@@ -109,6 +119,8 @@ class SubmissionRun:
         self.budget = budget
         self.level = level
         self.spent = 0.0
+        self.wall_spent = 0.0
+        self.log_entries = 0
         self.loaded: dict[str, Observation | None] = {}
         self.output: dict = {}
 
@@ -124,46 +136,64 @@ class SubmissionRun:
         self.output = self.child.output()
         self._scratch.cleanup()
 
+    def mark_shown_output(self) -> None:
+        """From here on, what the student's code prints is for the instructor only."""
+        self.child.mark_output()
+
     def run_call(self, call: Call) -> Observation:
         failure = self.load(call.module, call.time_limit)
         if failure is not None:
             return failure
-        reply = self.request(call.request(), call.time_limit)
+        reply = self.request(call.request(), call.time_limit, boundary.CallReply)
         if isinstance(reply, Observation):
             return reply
-        return observe(call, reply)
+        observation = observe(call, reply)
+        if observation.status == "ok":
+            # The parent keeps every log until the verdicts are made: their total is capped.
+            self.log_entries += sum(boundary.log_size(item.log) for item in reply.items
+                                    if item.log is not None)
+            if self.log_entries > boundary.MAX_RUN_LOG_ENTRIES:
+                return Observation("protocol", error={"message": (
+                    f"the visit logs of this submission exceed "
+                    f"{boundary.MAX_RUN_LOG_ENTRIES:,} entries in all")})
+        return observation
 
     def load(self, module: str, time_limit: float) -> Observation | None:
         """Import a student module once, with its own time limit; a failure is remembered."""
         if module not in self.loaded:
-            reply = self.request({"op": "load", "module": module}, time_limit)
+            reply = self.request({"op": "load", "module": module}, time_limit,
+                                 boundary.LoadReply)
             if isinstance(reply, Observation):
                 self.loaded[module] = Observation(
                     "import-timeout" if reply.status == "timeout" else reply.status,
                     error={**(reply.error or {}), "module": module})
-            elif reply.get("status") == "ok":
+            elif isinstance(reply, boundary.LoadReply) and reply.status == "ok":
                 self.loaded[module] = None
             else:
                 self.loaded[module] = observe(Call(module, "", "plain", ()), reply)
         return self.loaded[module]
 
-    def request(self, message: dict, time_limit: float):
+    def request(self, message: dict, time_limit: float, kind: type):
+        """The validated reply to ``message``, or an ``Observation`` of what went wrong."""
         remaining = self.budget - self.spent
-        if remaining <= 0:
+        wall_remaining = backstop(self.budget) - self.wall_spent
+        if remaining <= 0 or wall_remaining <= 0:
             return Observation("budget", error={"seconds": self.budget})
         limit = min(time_limit, remaining)
-        started = time.monotonic()
+        wall_limit = min(backstop(time_limit), wall_remaining)
         try:
-            return self.child.request(message, limit)
+            return boundary.decode(self.child.request(message, limit, wall_limit), kind)
         except ChildFailure as failure:
-            if failure.status == "timeout" and limit < time_limit:
+            if failure.status == "timeout" and (limit < time_limit
+                                                or wall_limit < backstop(time_limit)):
                 return Observation("budget", error={"seconds": self.budget})
             if failure.status == "timeout":
                 # the module must be imported again in the restarted child
                 self.loaded = {m: o for m, o in self.loaded.items() if o is not None}
             return Observation(failure.status, error=failure.details)
         finally:
-            self.spent += time.monotonic() - started
+            self.spent += self.child.last_cpu
+            self.wall_spent += self.child.last_wall
 
 
 def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdict]:
@@ -250,6 +280,13 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
                      budget: float, level: str | None = None,
                      student: str | None = None) -> SubmissionResult:
+    """Grade one (staged) submission folder.
+
+    Everything the student may see runs first: the calls of visible checks and the shrinking
+    of their counterexamples.  Only then do the calls of hidden checks run, and whatever the
+    student's code prints from then on is kept for the instructor only, so that no hidden
+    input can reach the student's feedback, neither printed nor folded into a later answer.
+    """
     started = time.monotonic()
     level = level or best_level()
     student = student or submission.name
@@ -262,11 +299,65 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
                                   problem="submission.empty", isolation=level)
     else:
         with SubmissionRun(child_script, submission, budget, level) as run:
-            observations = {call.key(): run.run_call(call) for call in plan.calls}
-            verdicts = judge_all(plan, observations, answers)
+            observations: dict = {}
+            verdicts: dict = {}
+            for shown in (True, False):
+                for call in plan.calls:
+                    if (call.key() not in plan.hidden_keys) == shown:
+                        observations[call.key()] = run.run_call(call)
+                phase = [c for c in plan.checks if plan.is_shown(c) == shown]
+                judged = judge_all(replace(plan, checks=tuple(phase)), observations, answers)
+                for verdict in judged:
+                    verdicts[verdict.check.id] = shrink_counterexample(verdict, plan, run)
+                if shown:
+                    run.mark_shown_output()
+            verdicts = [verdicts[c.id] for c in plan.checks]
             verdicts = attach_diagnoses(verdicts, plan, observations, answers)
             verdicts = attach_pictures(verdicts, plan, observations, answers)
-            verdicts = [shrink_counterexample(v, plan, run) for v in verdicts]
+        verdicts = [replace(v, facts=bounded_facts(v.facts)) for v in verdicts]
         result = SubmissionResult(student, verdicts, output=run.output, isolation=level)
     result.seconds = time.monotonic() - started
     return result
+
+
+MAX_FACT_LIST = 1000      # entries of one list kept in a verdict's facts
+MAX_FACT_TEXT = 10_000    # characters of one text
+SEQUENCE_CONTEXT = 8      # visits kept on each side of a first difference in long searches
+
+
+def bounded_facts(facts: dict) -> dict:
+    """A verdict's facts cut to what a report shows, so that results, state files and pages
+    stay small whatever a submission sent (a search that floods its log, a huge value)."""
+    facts = dict(facts)
+    if isinstance(facts.get("picture"), dict):
+        facts["picture"] = _bounded_picture(facts["picture"])
+    return _bounded(facts, 0)
+
+
+def _bounded_picture(picture: dict) -> dict:
+    """Trees of up to ``trees.MAX_DRAWN`` nodes are drawn whole; of a larger search only the
+    visits around the first difference are tabulated, so only they are kept."""
+    from .report.trees import drawable
+    if drawable(picture.get("spec")):
+        return picture
+    expected, observed = picture["expected"], picture["observed"]
+    first = next((i for i, (a, b) in enumerate(zip(expected, observed)) if a != b),
+                 min(len(expected), len(observed)))
+    start = max(0, first - 2 * SEQUENCE_CONTEXT)
+    end = first + SEQUENCE_CONTEXT + 1
+    return {"key": picture["key"], "spec": {"kind": (picture.get("spec") or {}).get("kind")},
+            "values": {}, "first": None, "offset": start,
+            "expected": expected[start:end], "observed": observed[start:end],
+            "expected_length": len(expected), "observed_length": len(observed)}
+
+
+def _bounded(value, depth: int):
+    if depth > 40:
+        return "…"
+    if isinstance(value, str):
+        return value if len(value) <= MAX_FACT_TEXT else value[:MAX_FACT_TEXT] + "…"
+    if isinstance(value, (list, tuple)):
+        return [_bounded(item, depth + 1) for item in value[:MAX_FACT_LIST]]
+    if isinstance(value, dict):
+        return {key: _bounded(item, depth + 1) for key, item in value.items()}
+    return value

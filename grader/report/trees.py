@@ -107,8 +107,10 @@ def text_tree(spec: dict, values: dict, expected: list, observed: list) -> list[
     return lines
 
 
-def sequence_rows(expected: list, observed: list, context: int = 3) -> list[dict]:
-    """Both visit sequences side by side, up to a few rows past the first divergence."""
+def sequence_rows(expected: list, observed: list, context: int = 3,
+                  offset: int = 0) -> list[dict]:
+    """Both visit sequences side by side, up to a few rows past the first divergence
+    (``offset``: how many visits before the given ones were left out)."""
     first = next((i for i, (a, b) in enumerate(zip(expected, observed)) if a != b),
                  min(len(expected), len(observed)))
     end = min(max(len(expected), len(observed)), first + context + 1)
@@ -117,7 +119,7 @@ def sequence_rows(expected: list, observed: list, context: int = 3) -> list[dict
     for index in range(start, end):
         want = expected[index] if index < len(expected) else None
         got = observed[index] if index < len(observed) else None
-        rows.append({"index": index + 1, "expected": want, "observed": got,
+        rows.append({"index": offset + index + 1, "expected": want, "observed": got,
                      "differs": want != got})
     return rows
 

@@ -23,6 +23,7 @@ STAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__f
 MAX_ITEMS = 100_000
 MAX_DEPTH = 20
 MAX_TEXT = 2000
+_FLOAT_MAX = sys.float_info.max
 
 
 def plain(value, depth=0):
@@ -32,7 +33,10 @@ def plain(value, depth=0):
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):
-        return int.__index__(value)
+        number = int.__index__(value)
+        if abs(number) > _FLOAT_MAX:  # the parent accepts numbers in the float range only
+            return {"__unsupported__": "int", "repr": f"an integer of {number.bit_length()} bits"}
+        return number
     if isinstance(value, float):
         number = float.__float__(value)
         if math.isfinite(number):
@@ -171,8 +175,9 @@ def main(argv):
     for line in requests:
         request = _loads(line)
         reply = runner.handle(request)
-        reply["id"] = request.get("id")
-        replies.write(_dumps(reply, allow_nan=False) + "\n")
+        # The request's id first, so that the parent can drop anything else written to this
+        # pipe without parsing it.
+        replies.write("@" + str(request.get("id")) + " " + _dumps(reply, allow_nan=False) + "\n")
         replies.flush()
 
 

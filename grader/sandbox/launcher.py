@@ -18,6 +18,7 @@ import select
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -27,7 +28,48 @@ GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
 CHILD_SIDE = ("games", "conventions", "sandbox/child.py")
 OUTPUT_CAP = 64 * 1024
-REPLY_CAP = 64 * 1024 * 1024
+REPLY_CAP = 16 << 20                    # = boundary.MAX_REPLY_BYTES (one reply line)
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def backstop(cpu_limit: float) -> float:
+    """The wall-clock limit behind a CPU-time limit: generous, for a loaded machine, and
+    short enough that a child that sleeps or blocks does not hold up the batch."""
+    return max(5 * cpu_limit, cpu_limit + 5)
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User and system time of ``pid`` and its descendants (and of the children they reaped),
+    read from /proc; 0 where /proc cannot be read."""
+    parents: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        # the command name (field 2) may hold spaces and parentheses: split after its end
+        fields = stat[stat.rfind(b")") + 2:].split()
+        try:
+            ppid = int(fields[1])
+            ticks = int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+        except (IndexError, ValueError):
+            continue
+        parents.setdefault(ppid, []).append(int(entry))
+        times[int(entry)] = ticks / CLOCK_TICKS
+    total, stack = 0.0, [pid]
+    while stack:
+        current = stack.pop()
+        total += times.get(current, 0.0)
+        stack.extend(parents.get(current, ()))
+    return total
 
 
 def stage_runner(destination: Path) -> Path:
@@ -48,9 +90,29 @@ def stage_runner(destination: Path) -> Path:
     return package / "sandbox" / "child.py"
 
 
-def _refuse_constant(name: str):
-    """NaN and infinities are not plain data: a reply holding them is malformed."""
-    raise ValueError(f"{name} in a child's reply")
+class Interrupted(BaseException):
+    """The batch is being stopped (SIGINT/SIGTERM): not a verdict on the submission.  A
+    BaseException, so that no handler for a student's failures can swallow it."""
+
+
+# Set while a batch stops: no child starts any more, and every running one is killed.
+STOPPING = threading.Event()
+_LIVE: set = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def stop_all_children() -> None:
+    """Stop the batch's children now (from the thread that handles the interruption)."""
+    STOPPING.set()
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for child in children:
+        process = child.process
+        if process is not None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 class ChildFailure(Exception):
@@ -73,10 +135,15 @@ class Child:
         self.limits = limits
         self.process: subprocess.Popen | None = None
         self.cgroup: Cgroup | None = None
+        self.cpu_base = self.final_cpu = 0.0   # CPU time of earlier (restarted) processes
+        self.last_cpu = self.last_wall = 0.0    # what the last request cost
+        self.output_mark: dict | None = None
         self.stdout_path = scratch / "stdout.txt"
         self.stderr_path = scratch / "stderr.txt"
 
     def start(self) -> None:
+        if STOPPING.is_set():
+            raise Interrupted()
         request_read, self.request_write = os.pipe()
         self.reply_read, reply_write = os.pipe()
         filter_fd = seccomp_fd() if self.level == "bubblewrap" else None
@@ -97,49 +164,91 @@ class Child:
         finally:
             for fd in passed:
                 os.close(fd)
+        with _LIVE_LOCK:
+            _LIVE.add(self)
         self.buffer = b""
+        self.skipping = False
 
-    def request(self, message: dict, timeout: float) -> dict:
-        """Send one request and wait at most ``timeout`` seconds for its reply.
+    def request(self, message: dict, cpu_limit: float, wall_limit: float | None = None) -> bytes:
+        """Send one request; return the raw bytes of its reply (validated by the caller at
+        the trust boundary, ``grader.boundary``).
 
-        Every request carries a fresh random id that the runner echoes; lines on the reply
-        pipe without it (e.g. written there by student code) are ignored.
+        The limit is the child's own CPU time (every process it started counts, via its
+        cgroup or its process tree), so that a busy neighbour cannot turn into a timeout;
+        ``wall_limit`` (default ``backstop(cpu_limit)``) catches a child that sleeps or
+        blocks.  Every request carries a fresh random id; the runner starts its reply line
+        with ``@ID ``.  Other lines on the reply pipe (written there by student code) are
+        discarded as they stream in, without being parsed or kept.
         """
         if self.process is None:
             self.start()
-        deadline = time.monotonic() + timeout
+        wall_limit = backstop(cpu_limit) if wall_limit is None else wall_limit
         request_id = secrets.token_hex(8)
+        self.last_cpu = self.last_wall = 0.0
+        cpu_start, wall_start = self.cpu_seconds(), time.monotonic()
         try:
             os.write(self.request_write, (json.dumps({**message, "id": request_id}) + "\n").encode())
         except (BrokenPipeError, OSError):
             raise self._died()
-        while True:
-            reply = self._read_line(deadline, timeout)
-            if isinstance(reply, dict) and reply.get("id") == request_id:
-                reply.pop("id")
-                return reply
+        prefix = f"@{request_id} ".encode()
+        try:
+            while True:
+                line = self._read_line(cpu_start, wall_start, cpu_limit, wall_limit)
+                if line.startswith(prefix):
+                    return line[len(prefix):]
+        finally:
+            self.last_wall = time.monotonic() - wall_start
+            self.last_cpu = max(0.0, (self.cpu_seconds() if self.process else self.final_cpu)
+                                - cpu_start)
 
-    def _read_line(self, deadline: float, timeout: float):
-        while b"\n" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+    def _read_line(self, cpu_start: float, wall_start: float, cpu_limit: float,
+                   wall_limit: float) -> bytes:
+        """The next complete line (without its newline); an over-long line is dropped, not
+        kept: at most ``REPLY_CAP`` bytes are ever buffered."""
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                line, self.buffer = self.buffer[:newline], self.buffer[newline + 1:]
+                if self.skipping:
+                    self.skipping = False
+                    continue
+                return line
+            if STOPPING.is_set():
                 self.stop()
-                raise ChildFailure("timeout", {"seconds": timeout})
-            ready, _, _ = select.select([self.reply_read], [], [], remaining)
+                raise Interrupted()
+            if len(self.buffer) > REPLY_CAP:
+                self.buffer, self.skipping = b"", True   # the rest of this line is dropped
+            wall_used = time.monotonic() - wall_start
+            cpu_used = self.cpu_seconds() - cpu_start
+            if cpu_used >= cpu_limit or wall_used >= wall_limit:
+                self.stop()
+                raise ChildFailure("timeout", {"seconds": cpu_limit,
+                                               "wall": cpu_used < cpu_limit,
+                                               "wall_seconds": round(wall_limit, 1)})
+            # CPU time grows at most as fast as the wall clock times the cores in use, so
+            # waking up when the rest of the CPU allowance could be spent on every core is
+            # early enough, and cheap.
+            wait = min(wall_limit - wall_used, 0.25,
+                       max(0.02, (cpu_limit - cpu_used) / (os.cpu_count() or 1)))
+            ready, _, _ = select.select([self.reply_read], [], [], wait)
             if not ready:
                 continue
             chunk = os.read(self.reply_read, 1 << 20)
             if not chunk:
                 raise self._died()
             self.buffer += chunk
-            if len(self.buffer) > REPLY_CAP:
-                self.stop()
-                raise ChildFailure("protocol", {"message": "reply too large"})
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        try:
-            return json.loads(line, parse_constant=_refuse_constant)
-        except ValueError:
-            return None  # not the runner's reply: skipped
+
+    def cpu_seconds(self) -> float:
+        """CPU time of everything this child started since it started: from its cgroup, or
+        else summed over its process tree (living processes and the reaped children they
+        waited for)."""
+        if self.cgroup is not None:
+            used = self.cgroup.cpu_seconds()
+            if used is not None:
+                return self.cpu_base + used
+        if self.process is None:
+            return self.final_cpu
+        return self.cpu_base + tree_cpu_seconds(self.process.pid)
 
     def _died(self) -> ChildFailure:
         code = self.process.wait() if self.process else None
@@ -159,6 +268,7 @@ class Child:
         (which also catches processes that left the group with a new session)."""
         if self.process is None:
             return
+        self.final_cpu = self.cpu_seconds()
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -175,17 +285,47 @@ class Child:
                 os.close(fd)
             except OSError:
                 pass
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
         self.process = None
+        self.cpu_base = self.final_cpu
+
+    def mark_output(self) -> None:
+        """Remember how much output there is now: what comes later is kept apart
+        (``output``), e.g. for the instructor's eyes only."""
+        self.output_mark = {name: _size(path) for name, path in self._output_files()}
 
     def output(self) -> dict:
-        """What the student's code printed, capped."""
+        """What the student's code printed, capped: ``stdout``/``stderr`` up to the mark (all
+        of it without one), ``later_stdout``/``later_stderr`` after it."""
         result = {}
-        for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)):
-            try:
-                with open(path, "rb") as handle:
-                    data = handle.read(OUTPUT_CAP + 1)
-            except OSError:
-                data = b""
-            text = data[:OUTPUT_CAP].decode("utf-8", errors="replace")
-            result[name] = text + ("\n[…]" if len(data) > OUTPUT_CAP else "")
+        for name, path in self._output_files():
+            mark = (self.output_mark or {}).get(name)
+            result[name] = _read_capped(path, 0, mark)
+            if self.output_mark is not None:
+                result[f"later_{name}"] = _read_capped(path, mark, None)
         return result
+
+    def _output_files(self):
+        return (("stdout", self.stdout_path), ("stderr", self.stderr_path))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _read_capped(path: Path, start: int, end: int | None) -> str:
+    """At most ``OUTPUT_CAP`` bytes of ``path`` from ``start`` (to ``end``), as text."""
+    wanted = OUTPUT_CAP + 1 if end is None else min(OUTPUT_CAP + 1, end - start)
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            data = handle.read(max(0, wanted))
+    except OSError:
+        data = b""
+    text = data[:OUTPUT_CAP].decode("utf-8", errors="replace")
+    more = len(data) > OUTPUT_CAP or (end is not None and end - start > OUTPUT_CAP)
+    return text + ("\n[…]" if more else "")
