@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -14,9 +15,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .pins import pruned_nodes, verify_pins
+from .sandbox.isolation import STRONG_LEVELS
 from .tasks import TaskFileError, load_course
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def main(argv=None) -> int:
@@ -36,7 +38,7 @@ def main(argv=None) -> int:
     grade.add_argument("--sandbox", choices=("auto", "bubblewrap", "process"), default="auto",
                        help="isolation of student code [auto: bubblewrap where it works]")
     grade.add_argument("--allow-weak-sandbox", action="store_true",
-                       help="run hidden checks even without the full (bubblewrap) isolation")
+                       help="grade even at the 'process' level, where student code runs as you")
     grade.add_argument("--resume", action="store_true",
                        help="skip submissions already graded with the same task files and "
                        "submission content")
@@ -121,8 +123,25 @@ def _pins_hold(course, answers, err: Console) -> bool:
 
 
 def cmd_grade(args) -> int:
+    """Grade a batch; SIGINT and SIGTERM stop it (exit 130) with what was graded written."""
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        return _grade(args)
+    except KeyboardInterrupt:
+        Console(stderr=True).print("Interrupted.", markup=False)
+        return EXIT_INTERRUPTED
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _grade(args) -> int:
     from .batch import grade_batch, prepare
-    from .submissions import archive_stem
+    from .report.safe import terminal_text
+    from .submissions import find
     err = Console(stderr=True, soft_wrap=True)
     course = _load(args.tasks, err)
     if course is None:
@@ -135,8 +154,7 @@ def cmd_grade(args) -> int:
         err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
                   markup=False)
         return EXIT_BAD_INPUT
-    count = sum(1 for p in root.iterdir() if not p.name.startswith((".", "_"))
-                and (p.is_dir() or archive_stem(p)))
+    count = len(find(root))
     if not count:
         err.print(f"{root}: holds no submission folders or archives", markup=False)
         return EXIT_BAD_INPUT
@@ -145,32 +163,47 @@ def cmd_grade(args) -> int:
     level = _level(args.sandbox, err)
     if level is None:
         return EXIT_BAD_INPUT
-    hidden = any(c.visibility != "visible" for t in course.tasks for c in t.checks)
-    withhold = level != "bubblewrap" and hidden and not args.allow_weak_sandbox
-    if withhold:
-        err.print("Warning: bubblewrap is not available here, so student code runs without "
-                  "the full sandbox and the hidden checks are not run (they score 0). Install "
-                  "it (apt-get install -y --no-install-recommends bubblewrap), or pass "
-                  "--allow-weak-sandbox to run them anyway.", markup=False)
+    if level not in STRONG_LEVELS and not args.allow_weak_sandbox:
+        err.print(f"Refusing to grade a batch at the '{level}' isolation level: student code "
+                  "would run as you, able to read the task files, the reference and the other "
+                  "submissions. Install bubblewrap (apt-get install -y --no-install-recommends "
+                  "bubblewrap), or run as root in a container for the 'container' level, or "
+                  "pass --allow-weak-sandbox if you trust every submission.", markup=False)
+        return EXIT_BAD_INPUT
+
+    def line(result, done, total):
+        return (f"[{done}/{total}] {terminal_text(result.student)}: "
+                f"{result.score:g}/{result.max_score:g}")
     if err.is_terminal:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
             job = bar.add_task("grading", total=count)
 
             def progress(result, done, total):
-                bar.update(job, completed=done, description=f"{result.student}")
-            results = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                                  args.resume, withhold, answers)
+                bar.update(job, completed=done, description=terminal_text(result.student))
+            outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
+                                  args.resume, False, answers)
     else:
         def progress(result, done, total):
-            err.print(f"[{done}/{total}] {result.student}: {result.score:g}/{result.max_score:g}",
-                      markup=False, highlight=False)
-        results = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                              args.resume, withhold, answers)
-    average = sum(r.score for r in results) / len(results)
-    err.print(f"Graded {len(results)} submission(s); average {average:.1f}/{course.max_score:g}. "
-              f"Reports: {out}/gradebook.csv, {out}/summary.html", markup=False, highlight=False)
-    return EXIT_OK
+            err.print(line(result, done, total), markup=False, highlight=False)
+        outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
+                              args.resume, False, answers)
+    results = outcome.results
+    for problem in outcome.export_errors:
+        err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
+    attention = sum(1 for r in results if r.problem or r.notes)
+    average = sum(r.score for r in results) / len(results) if results else 0.0
+    if outcome.interrupted:
+        err.print(f"Interrupted: {len(results)} of {count} submission(s) graded and written; "
+                  f"finish with the same command and --resume. Reports: {out}/summary.html",
+                  markup=False, highlight=False)
+        return EXIT_INTERRUPTED
+    err.print(f"Graded {len(results)} submission(s); average {average:.1f}/{course.max_score:g}"
+              + (f"; {attention} need a person (see {out}/summary.html#attention)"
+                 if attention else "")
+              + f". Reports: {out}/gradebook.csv, {out}/summary.html",
+              markup=False, highlight=False)
+    return EXIT_FAILED if outcome.export_errors else EXIT_OK
 
 
 def cmd_check(args) -> int:
@@ -232,8 +265,10 @@ def _level(choice: str, err: Console) -> str | None:
 
 
 def _escape(text: str) -> str:
+    """For rich: no markup and no control characters from a submission reach the terminal."""
     from rich.markup import escape
-    return escape(text)
+    from .report.safe import terminal_text
+    return escape(terminal_text(text))
 
 
 def solutions(course, answers) -> list[dict]:

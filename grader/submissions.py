@@ -25,8 +25,29 @@ MAX_BYTES = 20 << 20
 @dataclass(frozen=True)
 class Submission:
     student: str
+    display: str
+    source: Path
+    kind: str
+    notes: tuple = ()
+
+
+@dataclass(frozen=True)
+class Staged:
     folder: Path
-    problem: str | None = None       # why an archive could not be unpacked
+    problem: str | None = None
+    notes: tuple = ()
+
+
+def stage(submission: Submission, into: Path) -> Staged:
+    # Interim: replaced by the staging copy (links, bytecode, limits) on the names branch.
+    if submission.kind == "folder":
+        return Staged(submission.source)
+    try:
+        return Staged(unpack(submission.source, into))
+    except ArchiveError as error:
+        shutil.rmtree(into, ignore_errors=True)
+        into.mkdir(parents=True, exist_ok=True)
+        return Staged(into, problem=str(error))
 
 
 class ArchiveError(Exception):
@@ -40,23 +61,15 @@ def archive_stem(path: Path) -> str | None:
     return None
 
 
-def find(root: Path, unpack_into: Path) -> list[Submission]:
+def find(root: Path) -> list[Submission]:
     found = []
     for entry in sorted(root.iterdir()):
         if entry.name.startswith((".", "_")):
             continue
         if entry.is_dir():
-            found.append(Submission(entry.name, entry))
+            found.append(Submission(entry.name, entry.name, entry, "folder"))
         elif entry.is_file() and archive_stem(entry):
-            student = archive_stem(entry)
-            target = unpack_into / student
-            try:
-                folder = unpack(entry, target)
-                found.append(Submission(student, folder))
-            except ArchiveError as error:
-                shutil.rmtree(target, ignore_errors=True)
-                target.mkdir(parents=True, exist_ok=True)
-                found.append(Submission(student, target, problem=str(error)))
+            found.append(Submission(archive_stem(entry), entry.name, entry, "archive"))
     return found
 
 

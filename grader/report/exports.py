@@ -7,6 +7,7 @@ import csv
 import io
 
 from .messages import Catalogue
+from .safe import csv_cell
 from .views import task_scores
 
 
@@ -23,7 +24,7 @@ def moodle_csv(results, course, catalogue: Catalogue) -> str:
     writer.writerow(["identifier", "grade", *(t.id for t in course.tasks), "feedback"])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([result.student, _points(result.score),
+        writer.writerow([csv_cell(result.student), _points(result.score),
                          *(_points(scores.get(t.id, 0.0)) for t in course.tasks),
                          catalogue.text("ui.points_line", score=_points(result.score),
                                         maximum=_points(result.max_score))])
@@ -39,7 +40,7 @@ def ilias_csv(results, course, catalogue: Catalogue) -> str:
     writer.writerow(["Login", catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([result.student, _points(result.score, ","),
+        writer.writerow([csv_cell(result.student), _points(result.score, ","),
                          _points(result.max_score, ","),
                          *(_points(scores.get(t.id, 0.0), ",") for t in course.tasks)])
     return buffer.getvalue()

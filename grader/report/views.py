@@ -78,7 +78,7 @@ def picture_view(facts: dict) -> dict | None:
         view["tree"] = tree_layout(spec, picture["values"], expected, observed, picture["first"])
         view["text"] = text_tree(spec, picture["values"], expected, observed)
     else:
-        view["rows"] = sequence_rows(expected, observed)
+        view["rows"] = sequence_rows(expected, observed, offset=picture.get("offset", 0))
     return view
 
 
@@ -111,9 +111,20 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
                       "max_score": sum(c["max_score"] for c in checks)})
     return {"student": result.student, "course": course.title, "tasks": tasks,
             "score": result.score, "max_score": result.max_score,
-            "output": result.output, "isolation": result.isolation,
+            "output": output_view(result.output, for_student), "isolation": result.isolation,
             "seconds": result.seconds, "problem": result.problem,
             "problem_detail": result.problem_detail}
+
+
+def output_view(output: dict, for_student: bool) -> dict:
+    """What the student's code printed.  Output printed after the hidden checks began is
+    the instructor's only: it may carry their inputs."""
+    shown = {"stdout": output.get("stdout", ""), "stderr": output.get("stderr", "")}
+    if not for_student:
+        for name in ("stdout", "stderr"):
+            if output.get(f"later_{name}"):
+                shown[name] += "\n[hidden checks]\n" + output[f"later_{name}"]
+    return shown
 
 
 def task_scores(result) -> dict:

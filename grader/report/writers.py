@@ -13,6 +13,7 @@ import jinja2
 
 from .. import __version__
 from .messages import Catalogue, format_number
+from .safe import csv_cell, deep, xml_text
 from .views import student_view, task_scores
 
 TEMPLATES = jinja2.Environment(
@@ -27,7 +28,10 @@ def write_atomically(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+        # backslashreplace: a lone surrogate (a name that was not UTF-8) that slipped through
+        # is written as its escape rather than failing the whole file
+        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace",
+                       newline="") as out:
             out.write(text)
         os.replace(temporary, path)
     except BaseException:
@@ -63,8 +67,27 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
             "output": catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
             if result.problem else "",
             "tests": tests,
-            "extra_data": {"student": result.student, "max_score": result.max_score,
-                           "isolation": result.isolation, "language": catalogue.language}}
+            "extra_data": {"student": result.student, "display_name": result.display,
+                           "max_score": result.max_score,
+                           "isolation": result.isolation, "language": catalogue.language,
+                           "needs_person": needs_person(result),
+                           "notes": [{**note.as_json(),
+                                      "text": note_text(note, catalogue)}
+                                     for note in result.notes]}}
+
+
+def needs_person(result) -> bool:
+    """Whether an instructor should look at this submission: it could not be graded as
+    handed in (a broken archive, an internal error, nothing handed in) or something about it
+    was unusual (notes)."""
+    return bool(result.problem or result.notes)
+
+
+def note_text(note, catalogue: Catalogue) -> str:
+    try:
+        return catalogue.text(f"note.{note.key}", **note.facts)
+    except KeyError:
+        return note.key
 
 
 def write_student(out: Path, result, course, catalogue: Catalogue) -> Path:
@@ -86,7 +109,7 @@ def gradebook_csv(results, course) -> str:
     writer.writerow(["student", "score", "max_score", *(task.id for task in course.tasks)])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([result.student, _plain(result.score), _plain(result.max_score),
+        writer.writerow([csv_cell(result.student), _plain(result.score), _plain(result.max_score),
                          *(_plain(scores.get(task.id, 0.0)) for task in course.tasks)])
     return buffer.getvalue()
 
@@ -123,8 +146,14 @@ def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
     mistakes = sorted(({"id": m, "description": catalogue.lookup(f"mistake.{m}"),
                         "line": PSEUDOCODE.get(m, ""), "students": sorted(s)}
                        for m, s in named.items()), key=lambda m: (-len(m["students"]), m["id"]))
+    attention = [{"student": r.student, "display": r.display, "score": r.score,
+                  "max_score": r.max_score,
+                  "problem": catalogue.text(f"ui.{r.problem}", detail=r.problem_detail)
+                  if r.problem else None,
+                  "notes": [note_text(n, catalogue) for n in r.notes]}
+                 for r in results if needs_person(r)]
     return {"results": results, "buckets": buckets, "peak": max(buckets) or 1, "tasks": tasks,
-            "checks": checks, "mistakes": mistakes,
+            "checks": checks, "mistakes": mistakes, "attention": attention,
             "average": sum(r.score for r in results) / len(results) if results else 0.0,
             "batch": batch}
 
@@ -144,17 +173,30 @@ def junit_xml(results, course, catalogue: Catalogue) -> str:
         view = student_view(result, course, catalogue, html=False, for_student=False)
         cases = [{**check, "reason": check["reason"]} for task in view["tasks"]
                  for check in task["checks"]]
+        output = view["output"]
         suites.append({"student": result.student, "cases": cases, "tests": len(cases),
                        "failures": sum(not c["passed"] for c in cases),
                        "seconds": result.seconds, "score": result.score,
-                       "max_score": result.max_score, "isolation": result.isolation})
-    return TEMPLATES.get_template("junit.xml.j2").render(course=course, suites=suites)
+                       "max_score": result.max_score, "isolation": result.isolation,
+                       "output": (output["stdout"] + output["stderr"])[:8000]})
+    # Names, messages and output come from submissions: nothing in them may break the XML.
+    return TEMPLATES.get_template("junit.xml.j2").render(course=course,
+                                                         suites=deep(suites, xml_text))
 
 
-def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict) -> None:
+def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict) -> list[str]:
+    """Every export, each on its own: one that fails does not keep the others from being
+    written.  Returns what could not be written (empty when all were)."""
     from .exports import ilias_csv, moodle_csv
-    write_atomically(out / "gradebook.csv", gradebook_csv(results, course))
-    write_atomically(out / "moodle.csv", moodle_csv(results, course, catalogue))
-    write_atomically(out / "ilias.csv", ilias_csv(results, course, catalogue))
-    write_atomically(out / "junit.xml", junit_xml(results, course, catalogue))
-    write_atomically(out / "summary.html", summary_html(results, course, catalogue, batch))
+    exports = (("gradebook.csv", lambda: gradebook_csv(results, course)),
+               ("moodle.csv", lambda: moodle_csv(results, course, catalogue)),
+               ("ilias.csv", lambda: ilias_csv(results, course, catalogue)),
+               ("junit.xml", lambda: junit_xml(results, course, catalogue)),
+               ("summary.html", lambda: summary_html(results, course, catalogue, batch)))
+    errors = []
+    for name, render in exports:
+        try:
+            write_atomically(out / name, render())
+        except Exception as error:  # noqa: BLE001 - the other exports are still written
+            errors.append(f"{out / name}: {type(error).__name__}: {error}")
+    return errors

@@ -1,0 +1,108 @@
+"""Stopping a batch: SIGINT and SIGTERM stop it promptly with what was graded written, and
+nothing is left behind after any end, SIGKILL of the parent included."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox.isolation import cgroups_work
+
+from conftest import ROOT
+from test_hostile import living_children
+
+ENDLESS = ROOT / "submissions" / "endlosschleife"
+CORRECT = ROOT / "submissions" / "korrekt"
+
+
+@pytest.fixture
+def slow_batch(tmp_path):
+    """One quick correct submission first, then slow ones (each call runs into its limit)."""
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    shutil.copytree(CORRECT, submissions / "a-korrekt")
+    for name in ("b-endlos", "c-endlos", "d-endlos"):
+        shutil.copytree(ENDLESS, submissions / name)
+    return submissions, tmp_path / "out"
+
+
+def start(submissions: Path, out: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
+         "--submissions", str(submissions), "--out", str(out), "--jobs", "1",
+         "--allow-weak-sandbox", *extra],
+        stderr=subprocess.PIPE, text=True, cwd=ROOT)
+
+
+def wait_for_first_result(process: subprocess.Popen) -> str:
+    lines = []
+    for line in process.stderr:
+        lines.append(line)
+        if line.startswith("[1/"):
+            return "".join(lines)
+    raise AssertionError("the batch ended before its first result: " + "".join(lines))
+
+
+def leftovers(pid: int) -> list:
+    found = list(Path(tempfile.gettempdir()).glob(f"grader-batch-{pid}-*"))
+    root = Path("/sys/fs/cgroup")
+    found += [*root.glob(f"grader-{pid}-*"), *root.glob(f"*/grader-{pid}-*")]
+    return found
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_batch_writes_what_was_graded_and_resume_finishes_it(slow_batch, signum):
+    submissions, out = slow_batch
+    process = start(submissions, out)
+    wait_for_first_result(process)
+    process.send_signal(signum)
+    try:
+        status = process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise AssertionError("the batch did not stop within 30 s of the signal")
+    rest = process.stderr.read()
+    assert status == 130, rest
+    assert "Interrupted" in rest and "--resume" in rest
+    summary = (out / "summary.html").read_text()
+    assert 'class="interrupted"' in summary
+    graded = (out / "gradebook.csv").read_text().splitlines()[1:]
+    assert graded and graded[0].startswith("a-korrekt,56,56")
+    assert len(graded) < 4
+    assert living_children(process.pid) == []
+    assert leftovers(process.pid) == []
+
+    resumed = start(submissions, out, "--resume")
+    _, errors = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, errors
+    results = {p.name: json.loads((p / "results.json").read_text())
+               for p in out.iterdir() if p.is_dir()}
+    assert sorted(results) == ["a-korrekt", "b-endlos", "c-endlos", "d-endlos"]
+    assert results["a-korrekt"]["score"] == 56
+    assert 'class="interrupted"' not in (out / "summary.html").read_text()
+
+
+def test_what_a_killed_batch_leaves_behind_is_removed_by_the_next_run(slow_batch):
+    submissions, out = slow_batch
+    process = start(submissions, out)
+    wait_for_first_result(process)
+    time.sleep(1.0)   # a slow submission is running: its child, cgroup and scratch exist
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    left = leftovers(process.pid)
+    assert any("grader-batch-" in str(p) for p in left)
+    if cgroups_work():
+        assert any(str(p).startswith("/sys/fs/cgroup") for p in left)
+    resumed = start(submissions, out, "--resume")
+    _, errors = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, errors
+    assert leftovers(process.pid) == []
+    assert leftovers(resumed.pid) == []
+    assert living_children(process.pid) == living_children(resumed.pid) == []
