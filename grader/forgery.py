@@ -309,14 +309,15 @@ def _walk(folder: Path, max_files: int) -> tuple[list, list]:
                     entries.append(entry)
         except OSError:
             continue
-        for entry in sorted(entries, key=lambda e: e.name, reverse=True):
+        folders = []
+        for entry in sorted(entries, key=lambda e: e.name):
             relative = prefix + entry.name
             try:
                 if entry.is_symlink():
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     if entry.name != "__pycache__":  # caches are removed before grading
-                        pending.append((entry.path, relative + "/"))
+                        folders.append((entry.path, relative + "/"))
                 elif entry.is_file(follow_symlinks=False):
                     if entry.name.endswith(SOURCE_SUFFIXES):
                         if len(sources) < max_files:
@@ -329,6 +330,8 @@ def _walk(folder: Path, max_files: int) -> tuple[list, list]:
                         unscanned.append((relative, "compiled code"))
             except OSError:
                 continue
+        # Depth first, by name: a folder's own files before its subfolders'.
+        pending.extend(reversed(folders))
     return sorted(sources), unscanned
 
 
