@@ -96,6 +96,7 @@ comment there can be flagged.  Aliases are not followed in that mode.
 from __future__ import annotations
 
 import ast
+import collections
 import io
 import os
 import re
@@ -238,7 +239,7 @@ def _scan(folder: Path, max_files: int, max_bytes: int) -> list[Finding]:
     for relative, reason in skipped:
         skip(relative, reason)
     # Bounds the total work too, not only each file's.
-    budget = max(max_bytes, 1) * 8
+    budget = max(max_bytes, 1) * 4
     for relative, path in sources:
         if len(found) >= MAX_FINDINGS:
             break
@@ -375,6 +376,10 @@ def _string_findings(value: str, what: str) -> list[tuple[str, str]]:
     return found
 
 
+SCANNED_NODES = {ast.Import, ast.ImportFrom, ast.Name, ast.Attribute, ast.Subscript, ast.Call,
+                 ast.Constant, ast.JoinedStr}
+
+
 class _TreeScan:
     """One parsed file: aliases first, then every node."""
 
@@ -383,35 +388,57 @@ class _TreeScan:
         self.depth = depth
         self.found: list[tuple[int, str, str]] = []
         self.parents: dict[int, ast.AST] = {}
-        self.nodes = []
-        for node in ast.walk(tree):
-            self.nodes.append(node)
-            for child in ast.iter_child_nodes(node):
-                self.parents[id(child)] = node
+        self.nodes: list[ast.AST] = []
+        self.of_type: dict[type, list] = {}
+        # One breadth-first pass (outer constructs before inner ones, so the first finding
+        # on a line names the whole construct), remembering parents and nodes by type.
+        queue = collections.deque([tree])
+        pop, push, AST = queue.popleft, queue.append, ast.AST  # local names: this loop is hot
+        parents, nodes, of_type = self.parents, self.nodes, self.of_type
+        while queue:
+            node = pop()
+            nodes.append(node)
+            kind = type(node)
+            if kind in of_type:
+                of_type[kind].append(node)
+            else:
+                of_type[kind] = [node]
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, AST):
+                            parents[id(item)] = node
+                            push(item)
+                elif isinstance(value, AST):
+                    parents[id(value)] = node
+                    push(value)
         self.bound = self._bound_names()
         self.aliases: dict[str, str] = {}
         self.fd_names: set[str] = set()
         self._collect_aliases()
 
+    def _all(self, *types: type) -> list:
+        """The nodes of these types, in traversal order."""
+        if len(types) == 1:
+            return self.of_type.get(types[0], [])
+        return [node for node in self.nodes if type(node) in types]
+
     # -- what names mean -------------------------------------------------------------
     def _bound_names(self) -> set[str]:
         """Names the file binds itself, other than by import (assignments, defs, parameters,
         loop and with targets): such a name is the student's, not a built-in."""
-        bound = set()
-        for node in self.nodes:
-            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                bound.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bound.add(node.name)
-            elif isinstance(node, ast.arg):
-                bound.add(node.arg)
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                bound.add(node.name)
+        bound = {node.id for node in self._all(ast.Name) if not isinstance(node.ctx, ast.Load)}
+        bound.update(node.name for node in self._all(ast.FunctionDef, ast.AsyncFunctionDef,
+                                                     ast.ClassDef))
+        bound.update(node.arg for node in self._all(ast.arg))
+        bound.update(node.name for node in self._all(ast.ExceptHandler) if node.name)
         return bound
 
     def _collect_aliases(self) -> None:
         assignments = []
-        for node in self.nodes:
+        for node in self._all(ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign,
+                              ast.NamedExpr):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     name = _normal(alias.name)
@@ -517,9 +544,9 @@ class _TreeScan:
     # -- the scan --------------------------------------------------------------------
     def run(self) -> list[tuple[int, str, str]]:
         for node in self.nodes:
-            line = getattr(node, "lineno", None)
-            if line is None:
+            if type(node) not in SCANNED_NODES:
                 continue
+            line = node.lineno
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     self._module_use(line, _normal(alias.name), f"import {alias.name}")
@@ -689,8 +716,9 @@ RAW_WORD = re.compile(r"\b(" + "|".join(map(re.escape, sorted(WORDS))) + r")\b")
 RAW_IMPORT = re.compile(r"^\s*(?:import|from)\s+(grader|__main__|ctypes|cffi)\b")
 RAW_PAIR = re.compile(r"\b(sys\s*\.\s*modules|inspect\s*\.\s*(?:stack|trace|getmodule))\b")
 RAW_FD = re.compile(r"\bos\s*\.\s*(" + "|".join(sorted(FD_FUNCTIONS)) + r")\s*\(\s*(?![12]\s*[,)])")
-RAW_PATCH = re.compile(r"\b(json|builtins|__builtin__|__builtins__)\s*(?:\.\s*\w+|\[[^]]*\])"
+RAW_PATCH = re.compile(r"\b(json|builtins|__builtin__|__builtins__)\s*(?:\.\s*\w+|\[[^]]{0,200}\])"
                        r"\s*=(?!=)")
+MAX_RAW_LINE = 10_000
 RAW_STRING = re.compile(r"(['\"])(.*?)\1")
 
 
@@ -766,6 +794,7 @@ def _scan_raw(lines: list[str], first: int) -> list[tuple[int, str, str]]:
     """Plain text matching, for the part of a file even the tokenizer cannot read."""
     found = []
     for number, text in enumerate(lines, first):
+        text = text[:MAX_RAW_LINE]  # keeps the matching linear in the file's size
         for match in RAW_WORD.finditer(text):
             found.append((number, WORDS[match.group(1)], match.group(1)))
         match = RAW_IMPORT.match(text)
