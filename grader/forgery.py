@@ -36,8 +36,9 @@ What is flagged, by kind (``KINDS``), and why each reaches the runner:
     ``set_blocking``/``set_inheritable``, ``socket.fromfd``, ``socket.socket(fileno=...)`` and
     ``fcntl.fcntl``/``ioctl`` on any descriptor that is not literally 1 or 2 (or
     ``sys.stdout.fileno()``/``sys.stderr.fileno()``); ``open``/``io.open``/``io.FileIO`` on a
-    descriptor-like argument (an integer other than 1 and 2, ``int(...)``, ``sys.argv``,
-    ``x.fileno()``, a name assigned one of those, or ``closefd=False``); and the paths
+    descriptor-like argument (an integer other than 1 and 2, ``int(...)``, ``x.fileno()``,
+    ``os.dup(...)``, a name assigned one of those anywhere in the file, or ``closefd=False``;
+    ``open(sys.argv[1])`` opens a path and is not flagged); and the paths
     ``/proc/self/fd``, ``/proc/<pid>/fd``, ``/proc/thread-self/fd`` and ``/dev/fd`` in any string.
 ``proc-self``
     ``/proc/self``, ``/proc/thread-self``, ``/proc/<digits>``, ``/proc/{pid}`` (f-strings,
@@ -648,8 +649,7 @@ class _TreeScan:
             candidates += [v for k, v in keywords.items() if k in FD_KEYWORDS]
             for candidate in candidates:
                 if not self.standard_fd(candidate):
-                    shown = function + "(" + _unparse(candidate) + (", …)" if len(
-                        args) > 1 else ")")
+                    shown = _shown_call(node, function, candidate)
                     self.found.append((line, DESCRIPTOR, shown))
                     break
         elif function in OPEN_CALLS:
@@ -658,8 +658,7 @@ class _TreeScan:
             descriptor = target is not None and (self.fd_like(target) or (
                 isinstance(closefd, ast.Constant) and closefd.value is False))
             if descriptor and not self.standard_fd(target):
-                self.found.append((line, DESCRIPTOR, f"{function.removeprefix('builtins.')}("
-                                                     f"{_unparse(target)}, …)"))
+                self.found.append((line, DESCRIPTOR, _shown_call(node, function, target)))
         elif function in EXEC_CALLS:
             self._exec(node, function, line)
         elif function in IMPORT_CALLS:
@@ -698,6 +697,18 @@ class _TreeScan:
                 self.found.append((line, kind, f"{name}: {what}"))
         elif source is not None:
             self.found.append((line, DYNAMIC, f"{name}({_unparse(source)})"))
+
+
+def _shown_call(node: ast.Call, function: str, argument: ast.AST) -> str:
+    """``os.write(4, …)``: the call as written with its descriptor argument, and what the
+    called name stands for when it was reached through an alias."""
+    written = _unparse(node.func)
+    meant = function.removeprefix("builtins.")
+    keyword = next((k.arg for k in node.keywords if k.value is argument), None)
+    shown = _unparse(argument) if keyword is None else f"{keyword}={_unparse(argument)}"
+    more = len(node.args) + len(node.keywords) > 1
+    call = f"{written}({shown}{', …' if more else ''})"
+    return call if written == meant else f"{call} ({meant})"
 
 
 def _normal(module: str) -> str:

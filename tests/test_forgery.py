@@ -241,3 +241,10 @@ def test_scanning_never_imports_or_runs_the_student_code(tmp_path):
     assert flagged(tmp_path) == {("minimax.py", 3, "frame-introspection")}
     assert not marker.exists()
     assert "minimax" not in set(sys.modules) - before
+
+
+def test_module_dicts_star_imports_posix_and_attribute_name_strings_are_followed():
+    findings = {(f.line, f.kind): f.what for f in scan(FORGERY / "more-aliases")}
+    assert set(findings) == {(6, "frame-introspection"), (7, "frame-introspection"),
+                             (8, "runner-modules"), (9, "reply-descriptor")}
+    assert findings[(9, "reply-descriptor")] == "posix.write(3, …) (os.write)"
