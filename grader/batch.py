@@ -17,6 +17,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import checks as check_kinds
+from . import forgery
 from .answers import AnswerBook
 from .checks import Verdict
 from .grading import Plan, SubmissionResult, grade_submission
@@ -32,7 +34,7 @@ from .report.messages import Catalogue
 from .report.writers import write_atomically, write_batch, write_student
 from .sandbox import launcher
 from .sandbox.isolation import remove_stale_cgroups
-from .sandbox.launcher import Interrupted, stage_runner
+from .sandbox.launcher import Interrupted, StagedRunner
 from .submissions import Submission, content_hash, find, stage, tasks_hash
 
 STATE_FILE = ".grading.json"
@@ -146,6 +148,7 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     temporary = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-"))
     try:
         (temporary / "staged").mkdir()
+        runner, runner_lock = StagedRunner(temporary / "runner"), threading.Lock()
         submissions = find(root)
 
         def grade(submission: Submission) -> SubmissionResult | None:
@@ -153,17 +156,20 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
             try:
                 staged = stage(submission, temporary / "staged" / submission.student)
                 notes += staged.notes
+                findings = forgery.scan(staged.folder)
+                if findings:
+                    notes.append(Note("forgery", {"findings": forgery.findings_json(findings)}))
                 hashes = {"tasks": course_hash, "submission": content_hash(staged.folder),
                           "problem": staged.problem, "withheld": withhold_hidden}
                 if resume:
                     previous = load_state(out, submission.student, hashes, course)
                     if previous is not None:
                         return previous
-                # A fresh runner per submission: nothing one submission could write into its
-                # runner (at the process level) reaches the next one.
-                runner = stage_runner(temporary / "runners" / submission.student)
-                result = grade_submission(plan, answers, runner, staged.folder,
-                                          budget_of(course), level, student=submission.student)
+                with runner_lock:
+                    script = runner.intact()
+                result = grade_submission(plan, answers, script, staged.folder,
+                                          budget_of(course), level, student=submission.student,
+                                          workdir=temporary)
                 result.display, result.notes = submission.display, notes
                 if staged.problem:
                     result.problem, result.problem_detail = "submission.archive", staged.problem
@@ -174,8 +180,6 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                     return None
                 result = internal_error_result(submission, course, error, level, notes)
                 hashes = None
-            finally:
-                shutil.rmtree(temporary / "runners" / submission.student, ignore_errors=True)
             if launcher.STOPPING.is_set():
                 return None  # its child may have been killed under it: not a fair result
             _write_student_safely(out, result, course, catalogue, hashes)

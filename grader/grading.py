@@ -113,7 +113,8 @@ class SubmissionRun:
     (``wall_spent``), so that a loaded machine does not cost a correct student points."""
 
     def __init__(self, child_script: Path, submission: Path, budget: float,
-                 level: str = "process"):
+                 level: str = "process", workdir: Path | None = None):
+        self.workdir = workdir     # where the scratch folder goes (a batch's own temp folder)
         self.child_script = child_script
         self.submission = submission
         self.budget = budget
@@ -125,7 +126,7 @@ class SubmissionRun:
         self.output: dict = {}
 
     def __enter__(self) -> "SubmissionRun":
-        self._scratch = tempfile.TemporaryDirectory(prefix="grader-scratch-")
+        self._scratch = tempfile.TemporaryDirectory(prefix="grader-scratch-", dir=self.workdir)
         limits = ResourceLimits(cpu_seconds=int(self.budget) + 10)
         self.child = Child(self.child_script, self.submission, Path(self._scratch.name),
                            self.level, limits)
@@ -279,8 +280,8 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
 
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
                      budget: float, level: str | None = None,
-                     student: str | None = None) -> SubmissionResult:
-    """Grade one (staged) submission folder.
+                     student: str | None = None, workdir: Path | None = None) -> SubmissionResult:
+    """Grade one (staged) submission folder (``workdir``: where its scratch folder goes).
 
     Everything the student may see runs first: the calls of visible checks and the shrinking
     of their counterexamples.  Only then do the calls of hidden checks run, and whatever the
@@ -298,7 +299,7 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
         result = SubmissionResult(student, judge_all(plan, observations, answers),
                                   problem="submission.empty", isolation=level)
     else:
-        with SubmissionRun(child_script, submission, budget, level) as run:
+        with SubmissionRun(child_script, submission, budget, level, workdir) as run:
             observations: dict = {}
             verdicts: dict = {}
             for shown in (True, False):

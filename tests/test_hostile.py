@@ -226,13 +226,16 @@ def test_stdin_does_not_disturb_a_correct_search(batch):
     assert "STDIN: ''" in batch["feedback"]["read-stdin"]
 
 
-def test_cpu_burnt_by_a_lingering_thread_is_charged_to_its_own_submission(batch):
-    # Limits are the submission's own CPU time: threads it leaves spinning count, so its
-    # later calls run out of time; nobody else's do (the correct students have full marks).
+def test_threads_left_spinning_are_charged_to_their_own_submission(batch):
+    # Every call leaves a thread spinning: they count against the submission's own CPU time
+    # and its process limit (threads are tasks), so its later calls fail, with that cause;
+    # nobody else's do (the correct students keep full marks).
     failing = [t for t in batch["results"]["lingering-thread"]["tests"]
                if t["status"] == "failed"]
-    assert all("computing time" in t["output"] or "time budget" in t["output"]
-               or "Not run" in t["output"] for t in failing), failing
+    assert failing
+    assert all(any(cause in t["output"] for cause in (
+        "can't start new thread", "computing time", "time budget", "Not run",
+        "random trees")) for t in failing), failing
 
 
 def test_markup_from_a_student_is_escaped(batch):
@@ -274,3 +277,21 @@ def test_nothing_outside_the_scratch_directory_can_be_written(batch):
     for path in (batch["targets"]["out_file"], batch["targets"]["root_file"],
                  "/submission/tampered.txt", "/runner/grader/tampered.py", "/etc/tampered"):
         assert f"write {path} failed:" in feedback
+
+
+@pytest.mark.parametrize("student", ["forged-results", "patch-modules", "reply-deep",
+                                     "reply-junk"])
+def test_code_that_reaches_for_the_runner_is_flagged_for_the_instructor(batch, student):
+    extra = batch["results"][student]["extra_data"]
+    assert extra["forgery"] and extra["needs_person"]
+    assert all(f["file"] and f["line"] for f in extra["forgery"])
+    summary = (batch["out"] / "summary.html").read_text()
+    attention = summary[summary.index('id="attention"'):summary.index("</table>",
+                                                                      summary.index('id="attention"'))]
+    assert f">{student}</a>" in attention
+
+
+def test_correct_submissions_are_not_flagged(batch):
+    for name in ("aa-korrekt", "zz-korrekt"):
+        extra = batch["results"][name]["extra_data"]
+        assert extra["forgery"] == [] and not extra["needs_person"]

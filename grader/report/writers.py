@@ -71,6 +71,8 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
                            "max_score": result.max_score,
                            "isolation": result.isolation, "language": catalogue.language,
                            "needs_person": needs_person(result),
+                           "forgery": next((n.facts.get("findings", []) for n in result.notes
+                                            if n.key == "forgery"), []),
                            "notes": [{**note.as_json(),
                                       "text": note_text(note, catalogue)}
                                      for note in result.notes]}}
@@ -83,10 +85,20 @@ def needs_person(result) -> bool:
     return bool(result.problem or result.notes)
 
 
+MAX_LISTED_FINDINGS = 8
+
+
 def note_text(note, catalogue: Catalogue) -> str:
     try:
+        if note.key == "forgery":
+            findings = note.facts.get("findings") or []
+            lines = [f"{f['file']}:{f['line']}: "
+                     + catalogue.text(f"forgery.{f['kind']}", what=f["what"])
+                     for f in findings[:MAX_LISTED_FINDINGS]]
+            return catalogue.text("note.forgery", lines=lines,
+                                  more=max(0, len(findings) - MAX_LISTED_FINDINGS))
         return catalogue.text(f"note.{note.key}", **note.facts)
-    except KeyError:
+    except (KeyError, TypeError):
         return note.key
 
 

@@ -32,6 +32,40 @@ REPLY_CAP = 16 << 20                    # = boundary.MAX_REPLY_BYTES (one reply 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def runner_manifest(destination: Path) -> dict:
+    """Every file of a staged runner with the hash of its content (links and other non-files
+    recorded as such), to tell whether a submission changed it."""
+    import hashlib
+    manifest = {}
+    for path in sorted(destination.rglob("*")):
+        relative = path.relative_to(destination).as_posix()
+        if path.is_symlink() or not (path.is_file() or path.is_dir()):
+            manifest[relative] = "not a regular file"
+        elif path.is_file():
+            manifest[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return manifest
+
+
+class StagedRunner:
+    """The child-side runner staged once per batch, and staged again before a submission
+    whenever one before it changed it (possible only at the ``process`` level, where the
+    child runs as the grading user): nothing one submission writes into its runner runs in
+    a later submission's child."""
+
+    def __init__(self, destination: Path):
+        self.destination = destination
+        self.script = stage_runner(destination)
+        self.manifest = runner_manifest(destination)
+
+    def intact(self) -> Path:
+        """The child script of an unchanged runner."""
+        if runner_manifest(self.destination) != self.manifest:
+            shutil.rmtree(self.destination, ignore_errors=True)
+            self.script = stage_runner(self.destination)
+            self.manifest = runner_manifest(self.destination)
+        return self.script
+
+
 def backstop(cpu_limit: float) -> float:
     """The wall-clock limit behind a CPU-time limit: generous, for a loaded machine, and
     short enough that a child that sleeps or blocks does not hold up the batch."""

@@ -3,5 +3,6 @@ from forge import forge
 
 
 def minimax(game, state):
-    forge(b'{"status": "ok", "items": ' + b"[" * 300_000 + b"]" * 300_000 + b"}")
+    forge(b'{"status": "ok", "items": [{"status": "ok", "returned": ' + b"[" * 300_000
+          + b"]" * 300_000 + b"}]}")
     return 0, None
