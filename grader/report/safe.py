@@ -4,7 +4,7 @@ writer passes them through here.
 
 - CSV: a cell that a spreadsheet would evaluate as a formula (starting with ``=``, ``+``,
   ``-``, ``@``, a tab or a carriage return) is prefixed with ``'``, as OWASP recommends for
-  CSV injection; the csv module does the quoting.
+  CSV injection, and control characters are shown as escapes; the csv module quotes.
 - XML 1.0 cannot hold most control characters at all (a parser refuses the whole file):
   they are replaced by a visible ``\\xNN``.
 - Terminal: escape sequences and other control characters a submission printed or was named
@@ -28,10 +28,16 @@ def _escape(match: re.Match) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+_NOT_CELL = re.compile("[\u0000-\u001f\u007f-\u009f\ud800-\udfff]")
+
+
 def csv_cell(value):
-    """``value`` as a CSV cell that no spreadsheet evaluates."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+    """``value`` as a CSV cell that no spreadsheet evaluates (and that holds no line break
+    or other control character: a name never needs one)."""
+    if isinstance(value, str):
+        if value.startswith(FORMULA_STARTS):
+            value = "'" + value
+        return _NOT_CELL.sub(_escape, value)
     return value
 
 

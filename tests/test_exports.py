@@ -1,0 +1,56 @@
+"""Exports stay safe whatever a submission is called or prints: no spreadsheet formula, no
+unparsable XML, no raw escape sequence in the terminal."""
+
+import csv
+import io
+import xml.etree.ElementTree as ElementTree
+
+from grader import checks as check_kinds
+from grader.grading import SubmissionResult
+from grader.report.exports import ilias_csv, moodle_csv
+from grader.report.messages import Catalogue
+from grader.report.safe import csv_cell, terminal_text, xml_text
+from grader.report.writers import gradebook_csv, junit_xml
+
+HOSTILE_NAMES = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
+NASTY = "boom \x00\x01\x1b[31mred\x07 \ufffe end"
+
+
+def results_named(course, names):
+    results = []
+    for name in names:
+        verdicts = [check_kinds.failed(c, "item.error", type="ValueError", message=NASTY,
+                                       traceback=NASTY)
+                    for t in course.tasks for c in t.checks]
+        results.append(SubmissionResult(name, verdicts, output={"stdout": NASTY, "stderr": ""}))
+    return results
+
+
+def test_formula_cells_are_neutralised_in_every_csv(course):
+    results = results_named(course, HOSTILE_NAMES)
+    catalogue = Catalogue("en")
+    for text, delimiter in ((gradebook_csv(results, course), ","),
+                            (moodle_csv(results, course, catalogue), ","),
+                            (ilias_csv(results, course, catalogue).lstrip("\ufeff"), ";")):
+        cells = [row[0] for row in csv.reader(io.StringIO(text), delimiter=delimiter)][1:]
+        assert sorted(cells) == sorted("'" + name.replace("\t", "\\x09").replace("\r", "\\x0d")
+                                       for name in HOSTILE_NAMES)
+
+
+def test_junit_xml_parses_whatever_the_messages_and_output_hold(course):
+    results = results_named(course, ["a\x1bb", "ok"])
+    text = junit_xml(results, course, Catalogue("en"))
+    tree = ElementTree.fromstring(text.encode())
+    names = [suite.get("name") for suite in tree.iter("testsuite")]
+    assert names == ["a\\x1bb", "ok"]
+    assert "\\x1b[31mred" in text and "\x1b" not in text and "\x00" not in text
+
+
+def test_text_for_the_terminal_shows_control_characters_as_escapes():
+    assert terminal_text("x\x1b[2J\x07y\u202ez") == "x\\x1b[2J\\x07y\\u202ez"
+    assert terminal_text("Grüße\n\tok") == "Grüße\n\tok"
+
+
+def test_the_helpers_leave_ordinary_text_alone():
+    assert csv_cell("anna") == "anna" and csv_cell(3) == 3
+    assert xml_text("Grüße ♟ \U0001F600") == "Grüße ♟ \U0001F600"
