@@ -157,6 +157,7 @@ MALFORMED = {
     "reply-deep-value": "nested deeper than 24 levels",
     "reply-unhashable-log": "unexpected reply",
     "log-flood": "visit log longer than 600,000 entries",
+    "reply-too-long": "reply longer than 16 MiB",
 }
 
 

@@ -200,7 +200,8 @@ class Child:
                 os.close(fd)
         with _LIVE_LOCK:
             _LIVE.add(self)
-        self.buffer = b""
+        self.buffer = bytearray()   # appended in place: a long line costs no quadratic copying
+        self.scanned = 0            # how much of the buffer is known to hold no newline
         self.skipping = False
 
     def request(self, message: dict, cpu_limit: float, wall_limit: float | None = None) -> bytes:
@@ -227,7 +228,7 @@ class Child:
         prefix = f"@{request_id} ".encode()
         try:
             while True:
-                line = self._read_line(cpu_start, wall_start, cpu_limit, wall_limit)
+                line = self._read_line(cpu_start, wall_start, cpu_limit, wall_limit, prefix)
                 if line.startswith(prefix):
                     return line[len(prefix):]
         finally:
@@ -236,22 +237,31 @@ class Child:
                                 - cpu_start)
 
     def _read_line(self, cpu_start: float, wall_start: float, cpu_limit: float,
-                   wall_limit: float) -> bytes:
-        """The next complete line (without its newline); an over-long line is dropped, not
-        kept: at most ``REPLY_CAP`` bytes are ever buffered."""
+                   wall_limit: float, prefix: bytes) -> bytes:
+        """The next complete line (without its newline).  At most ``REPLY_CAP`` bytes are
+        ever buffered: the rest of an over-long line is dropped as it arrives, and if it was
+        the reply itself, the call fails as a protocol error at once."""
         while True:
-            newline = self.buffer.find(b"\n")
+            newline = self.buffer.find(b"\n", self.scanned)
             if newline >= 0:
-                line, self.buffer = self.buffer[:newline], self.buffer[newline + 1:]
+                line = bytes(self.buffer[:newline])
+                del self.buffer[:newline + 1]
+                self.scanned = 0
                 if self.skipping:
                     self.skipping = False
                     continue
                 return line
+            self.scanned = len(self.buffer)
+            if len(self.buffer) > REPLY_CAP:
+                was_reply = self.buffer.startswith(prefix)
+                self.buffer.clear()
+                self.scanned, self.skipping = 0, True   # the rest of this line is dropped
+                if was_reply:
+                    raise ChildFailure("protocol", {"message": f"reply longer than "
+                                                               f"{REPLY_CAP >> 20} MiB"})
             if STOPPING.is_set():
                 self.stop()
                 raise Interrupted()
-            if len(self.buffer) > REPLY_CAP:
-                self.buffer, self.skipping = b"", True   # the rest of this line is dropped
             wall_used = time.monotonic() - wall_start
             cpu_used = self.cpu_seconds() - cpu_start
             if cpu_used >= cpu_limit or wall_used >= wall_limit:
