@@ -5,6 +5,7 @@ as soon as it is ready, so an interrupted batch loses at most the submissions in
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -18,6 +19,7 @@ from .report.messages import Catalogue
 from .report.writers import write_atomically, write_batch, write_student
 from .sandbox.launcher import stage_runner
 from .submissions import Submission, content_hash, find, tasks_hash
+from .submissions import stage as stage_submission  # names: `stage` is the runner's folder below
 
 STATE_FILE = ".grading.json"
 
@@ -75,19 +77,27 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage, \
             tempfile.TemporaryDirectory(prefix="grader-unpacked-") as unpacked:
         child_script = stage_runner(Path(stage))
-        submissions = find(root, Path(unpacked))
+        submissions = find(root)
 
         def grade(submission: Submission) -> SubmissionResult:
-            hashes = {"tasks": course_hash, "submission": content_hash(submission.folder),
-                      "problem": submission.problem, "withheld": withhold_hidden}
+            # names: stage in the worker (finding unpacks nothing); staged.notes not wired yet.
+            staged = stage_submission(submission, Path(unpacked) / submission.student)
+            try:
+                return grade_staged(submission, staged)
+            finally:    # names: a graded copy is not needed again; keep the disk bounded
+                shutil.rmtree(staged.folder, ignore_errors=True)
+
+        def grade_staged(submission: Submission, staged) -> SubmissionResult:
+            hashes = {"tasks": course_hash, "submission": content_hash(staged.folder),
+                      "problem": staged.problem, "withheld": withhold_hidden}
             if resume:
                 previous = load_state(out, submission.student, hashes, course)
                 if previous is not None:
                     return previous
-            result = grade_submission(plan, answers, child_script, submission.folder,
+            result = grade_submission(plan, answers, child_script, staged.folder,
                                       budget_of(course), level, student=submission.student)
-            if submission.problem:
-                result.problem, result.problem_detail = "submission.archive", submission.problem
+            if staged.problem:
+                result.problem, result.problem_detail = "submission.archive", staged.problem
             # The state first: a results.json on disk then always has the state to resume from.
             save_state(out, result, hashes)
             write_student(out, result, course, catalogue)

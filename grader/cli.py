@@ -122,7 +122,7 @@ def _pins_hold(course, answers, err: Console) -> bool:
 
 def cmd_grade(args) -> int:
     from .batch import grade_batch, prepare
-    from .submissions import archive_stem
+    from .submissions import find
     err = Console(stderr=True, soft_wrap=True)
     course = _load(args.tasks, err)
     if course is None:
@@ -135,8 +135,7 @@ def cmd_grade(args) -> int:
         err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
                   markup=False)
         return EXIT_BAD_INPUT
-    count = sum(1 for p in root.iterdir() if not p.name.startswith((".", "_"))
-                and (p.is_dir() or archive_stem(p)))
+    count = len(find(root))     # names: the same list grade_batch grades (links included)
     if not count:
         err.print(f"{root}: holds no submission folders or archives", markup=False)
         return EXIT_BAD_INPUT
