@@ -461,6 +461,8 @@ def unpack(archive: Path, target: Path, stats: UnpackStats | None = None) -> Pat
     if info.st_size > MAX_ARCHIVE_BYTES:
         raise ArchiveError(f"the archive is larger than {MAX_ARCHIVE_BYTES >> 20} MiB "
                            f"({info.st_size / (1 << 20):.1f} MiB); hand in only your code")
+    if info.st_size == 0:
+        raise ArchiveError("the archive file is empty (0 bytes); hand it in again")
     Path(target).mkdir(parents=True, exist_ok=False)
     try:
         with open(os.open(archive, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as handle:
