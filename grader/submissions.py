@@ -605,7 +605,7 @@ def _unpack_zip(handle, size: int, target: Path, stats: UnpackStats) -> None:
             raise ArchiveError(f"the archive holds more than {MAX_ENTRIES} members")
         files = total = 0
         for info in members:
-            directory = info.is_dir()
+            directory = info.is_dir() or info.filename.endswith("\\")   # old Windows tools
             parts = _member_parts(info.filename, directory)
             mode = (info.external_attr >> 16) & 0o170000
             if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):

@@ -5,6 +5,7 @@ Each test is named for the behaviour it guards.  Archives that cannot sensibly b
 small real ones.
 """
 
+import importlib.machinery
 import io
 import json
 import os
@@ -272,7 +273,7 @@ def test_a_stale_pycache_beside_the_source_is_not_staged(root, tmp_path):
     source.write_text("def who():\n    return 'source'\n")
     os.utime(source, (stamp, stamp))
     (folder / "helper.pyc").write_bytes(cache.read_bytes())
-    (folder / f"fast{submissions.importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"\x7fELF")
+    (folder / f"fast{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"\x7fELF")
     (folder / "legacy.pyd").write_bytes(b"MZ")
     assert import_who(folder) == "cached", "the fixture's .pyc must win over the source"
     staged = stage(find(root)[0], tmp_path / "staged")
@@ -522,6 +523,13 @@ def test_a_zip_link_or_traversal_is_refused(tmp_path):
     make_zip(tmp_path / "up.zip", {"..\\..\\evil.py": b""})
     with pytest.raises(ArchiveError, match="unsafe path"):
         unpack(tmp_path / "up.zip", tmp_path / "out2")
+
+
+def test_a_zip_made_on_windows_with_backslashes_unpacks_into_folders(tmp_path):
+    archive = make_zip(tmp_path / "win.zip", {"anna\\": b"", **korrekt_files("anna\\")})
+    folder = unpack(archive, tmp_path / "out")
+    assert folder == tmp_path / "out" / "anna"
+    assert (folder / "minimax.py").read_bytes() == (KORREKT / "minimax.py").read_bytes()
 
 
 def test_two_members_with_the_same_safe_name_are_refused(tmp_path):
