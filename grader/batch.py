@@ -172,7 +172,9 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                                           workdir=temporary)
                 result.display, result.notes = submission.display, notes
                 if staged.problem:
-                    result.problem, result.problem_detail = "submission.archive", staged.problem
+                    result.problem = ("submission.archive" if submission.kind == "archive"
+                                      else "submission.unusable")
+                    result.problem_detail = staged.problem
             except Interrupted:
                 return None
             except Exception as error:  # noqa: BLE001 - one submission never stops the batch
@@ -180,6 +182,8 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                     return None
                 result = internal_error_result(submission, course, error, level, notes)
                 hashes = None
+            finally:   # a graded copy is not needed again: the disk stays bounded
+                shutil.rmtree(temporary / "staged" / submission.student, ignore_errors=True)
             if launcher.STOPPING.is_set():
                 return None  # its child may have been killed under it: not a fair result
             _write_student_safely(out, result, course, catalogue, hashes)

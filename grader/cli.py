@@ -223,9 +223,17 @@ def cmd_check(args) -> int:
     if level is None:
         return EXIT_BAD_INPUT
     plan, answers = prepare(course, only_visible=True)
-    with tempfile.TemporaryDirectory(prefix="grader-runner-") as stage:
-        result = grade_submission(plan, answers, stage_runner(Path(stage)), folder.resolve(),
-                                  budget_of(course), level, student=folder.resolve().name)
+    from .submissions import Submission, stage
+    name = folder.resolve().name
+    with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
+        # The same staged copy a batch grades: links not followed, bytecode caches left out.
+        staged = stage(Submission(name, name, folder.resolve(), "folder"), Path(work) / "staged")
+        result = grade_submission(plan, answers, stage_runner(Path(work) / "runner"),
+                                  staged.folder, budget_of(course), level, student=name,
+                                  workdir=Path(work))
+        result.notes = list(staged.notes)
+        if staged.problem:
+            result.problem, result.problem_detail = "submission.unusable", staged.problem
     catalogue = _catalogue(course, args.lang)
     view = student_view(result, course, catalogue, html=False)
     console.print(f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]")
