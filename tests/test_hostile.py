@@ -13,6 +13,7 @@ import pytest
 from grader.cli import main
 from grader.sandbox.isolation import bubblewrap_works, cgroups_work
 
+import hostile_entries
 from conftest import DATA, ROOT
 
 HOSTILE = DATA / "hostile"
@@ -60,6 +61,7 @@ def batch(tmp_path_factory):
             shutil.copytree(student, submissions / student.name)
     for name in ("aa-korrekt", "zz-korrekt"):
         shutil.copytree(ROOT / "submissions" / "korrekt", submissions / name)
+    entries = hostile_entries.add(submissions, ROOT / "submissions" / "korrekt")
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(5)
@@ -88,9 +90,11 @@ def batch(tmp_path_factory):
                for p in out.iterdir() if p.is_dir()}
     feedback = {p.name: (p / "feedback.md").read_text() for p in out.iterdir() if p.is_dir()}
     html = {p.name: (p / "feedback.html").read_text() for p in out.iterdir() if p.is_dir()}
+    by_display = {r["extra_data"]["display_name"]: r for r in results.values()}
     return {"status": status, "results": results, "feedback": feedback, "html": html,
             "connected": connected, "targets": targets, "out": out,
-            "tasks_digest": tasks_digest, "submissions": submissions}
+            "tasks_digest": tasks_digest, "submissions": submissions, "entries": entries,
+            "by_display": by_display}
 
 
 def outputs(batch, student):
@@ -99,11 +103,40 @@ def outputs(batch, student):
 
 def test_the_batch_completes_and_correct_students_are_unaffected(batch):
     assert batch["status"] == 0
-    expected = len([p for p in HOSTILE.iterdir() if p.is_dir()]) + 2 - (not cgroups_work())
-    assert len(batch["results"]) == expected
+    from grader.submissions import find
+    assert len(batch["results"]) == len(find(batch["submissions"]))
+    for report in ("gradebook.csv", "moodle.csv", "ilias.csv", "junit.xml", "summary.html"):
+        assert (batch["out"] / report).is_file(), report
     for name in ("aa-korrekt", "zz-korrekt"):
         result = batch["results"][name]
         assert result["score"] == result["extra_data"]["max_score"] == 6, result
+
+
+def test_hostile_names_archives_and_links_get_clear_verdicts(batch):
+    for display, expected in batch["entries"].items():
+        result = batch["by_display"][display]
+        maximum = result["extra_data"]["max_score"]
+        if expected == "full":
+            assert result["score"] == maximum, (display, result)
+        elif expected == "problem":
+            assert result["score"] == 0 and result["output"] and \
+                result["extra_data"]["needs_person"], (display, result)
+        elif expected in ("zero", "low"):
+            assert result["score"] < maximum, (display, result)
+    ids = [r["extra_data"]["student"] for r in batch["results"].values()]
+    assert len(ids) == len(set(ids))
+    gradebook = (batch["out"] / "gradebook.csv").read_text().splitlines()
+    assert len(gradebook) == len(batch["results"]) + 1
+    assert not any(row.startswith(("=", "+", "-", "@")) for row in gradebook)
+
+
+def test_the_graded_code_is_the_visible_source(batch):
+    notes = lambda display: {n["key"] for n in batch["by_display"][display]["extra_data"]["notes"]}
+    assert "bytecode-ignored" in notes("stale-bytecode")
+    assert "shadow-package" in notes("shadow-package")
+    assert "links-ignored" in notes("link-to-reference")
+    assert "collision" in notes("anna.zip") and "collision" in notes("anna.tar")
+    assert "reserved-name" in notes("gradebook.csv")
 
 
 def test_nothing_survives_the_batch(batch):
