@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .pins import pruned_nodes, verify_pins
+from .sandbox.isolation import STRONG_LEVELS
 from .tasks import TaskFileError, load_course
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -33,10 +34,11 @@ def main(argv=None) -> int:
                        help="submissions graded at once [number of cores]")
     grade.add_argument("--lang", choices=("de", "en"), help="language of the feedback "
                        "[the course's]")
-    grade.add_argument("--sandbox", choices=("auto", "bubblewrap", "process"), default="auto",
-                       help="isolation of student code [auto: bubblewrap where it works]")
+    grade.add_argument("--sandbox", choices=("auto", "bubblewrap", "container", "process"),
+                       default="auto", help="isolation of student code [auto: the strongest "
+                       "that works: bubblewrap, else container (root), else process]")
     grade.add_argument("--allow-weak-sandbox", action="store_true",
-                       help="run hidden checks even without the full (bubblewrap) isolation")
+                       help="run hidden checks even at the process level (no isolation)")
     grade.add_argument("--resume", action="store_true",
                        help="skip submissions already graded with the same task files and "
                        "submission content")
@@ -45,7 +47,8 @@ def main(argv=None) -> int:
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
     check.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     check.add_argument("--lang", choices=("de", "en"))
-    check.add_argument("--sandbox", choices=("auto", "bubblewrap", "process"), default="auto")
+    check.add_argument("--sandbox", choices=("auto", "bubblewrap", "container", "process"),
+                       default="auto")
     check.add_argument("--out", default="reports/check",
                        help="where feedback.html, feedback.md and junit.xml go [reports/check]")
     check.add_argument("--points", action="store_true",
@@ -146,11 +149,12 @@ def cmd_grade(args) -> int:
     if level is None:
         return EXIT_BAD_INPUT
     hidden = any(c.visibility != "visible" for t in course.tasks for c in t.checks)
-    withhold = level != "bubblewrap" and hidden and not args.allow_weak_sandbox
+    withhold = level not in STRONG_LEVELS and hidden and not args.allow_weak_sandbox
     if withhold:
-        err.print("Warning: bubblewrap is not available here, so student code runs without "
-                  "the full sandbox and the hidden checks are not run (they score 0). Install "
-                  "it (apt-get install -y --no-install-recommends bubblewrap), or pass "
+        err.print("Warning: student code runs without a sandbox here (neither bubblewrap nor, "
+                  "as root, the container level works), so the hidden checks are not run "
+                  "(they score 0). Install bubblewrap (apt-get install -y "
+                  "--no-install-recommends bubblewrap) or run as root, or pass "
                   "--allow-weak-sandbox to run them anyway.", markup=False)
     if err.is_terminal:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -220,13 +224,17 @@ def cmd_check(args) -> int:
 
 
 def _level(choice: str, err: Console) -> str | None:
-    from .sandbox.isolation import best_level, bubblewrap_works
+    from .sandbox.isolation import best_level, bubblewrap_works, container_problem
     if choice == "auto":
         return best_level()
     if choice == "bubblewrap" and not bubblewrap_works():
         err.print("bubblewrap is not installed or cannot create namespaces here; install it "
                   "(apt-get install -y --no-install-recommends bubblewrap) or use "
-                  "--sandbox process", markup=False)
+                  "--sandbox container (as root) or --sandbox process", markup=False)
+        return None
+    if choice == "container" and container_problem() is not None:
+        err.print(f"--sandbox container does not work here: {container_problem()}",
+                  markup=False)
         return None
     return choice
 

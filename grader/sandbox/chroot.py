@@ -116,7 +116,11 @@ class UidPool:
                     continue
                 # Nobody holds this uid now: whatever still runs under it was left by a grader
                 # that was killed before it could clean up.
-                kill_uid(uid)
+                try:
+                    kill_uid(uid)
+                except ContainerError:   # unkillable leftovers: leave this uid alone
+                    os.close(fd)
+                    continue
                 self._held[uid] = fd
                 return uid
         raise ContainerError(f"all {self.slots} sandbox uids ({self.base}..."
