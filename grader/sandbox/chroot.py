@@ -29,10 +29,12 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import sysconfig
 import tempfile
 import threading
 import time
+import zipfile
 from pathlib import Path
 
 # Far above any uid an installation hands out (useradd stops at 60000, systemd's dynamic users
@@ -214,11 +216,13 @@ class _Tree:
 
 def _copy_normalised(source: str, target: Path) -> None:
     """A root-owned copy, 0755 if the source is executable by anyone, else 0644 (never
-    setuid/setgid)."""
+    setuid/setgid), with the source's modification time: a stdlib .pyc is only used while
+    its source's mtime matches the one recorded in it, else every start would recompile."""
     shutil.copyfile(source, target)
-    executable = os.stat(source).st_mode & 0o111
+    status = os.stat(source)
     os.chown(target, 0, 0)
-    os.chmod(target, 0o755 if executable else 0o644)
+    os.chmod(target, 0o755 if status.st_mode & 0o111 else 0o644)
+    os.utime(target, ns=(status.st_atime_ns, status.st_mtime_ns))
 
 
 def shared_libraries(files: list[str]) -> set[str]:
@@ -296,6 +300,18 @@ def _build_template(python: str, where: Path) -> Path:
     files = [python, *_stdlib_files(stdlib)]
     if os.path.realpath(platstdlib) != os.path.realpath(stdlib):
         files += _stdlib_files(platstdlib)
+    archive = _stdlib_archive()
+    if archive is not None:
+        # The pure-Python stdlib goes into the zip CPython already puts first on sys.path:
+        # one file for each child's root to link instead of some 1400 (each a link to make and
+        # remove per child); os.py stays as the landmark by which the interpreter finds its
+        # prefix; extension modules stay files (they cannot be loaded from a zip).
+        packed = [f for f in files if f.startswith(stdlib + os.sep) and not
+                  f.startswith(dynload + os.sep)]
+        folder = tree.directory(tree.resolve(os.path.dirname(archive)))
+        _pack_stdlib(stdlib, packed, folder / os.path.basename(archive))
+        landmark = os.path.join(stdlib, "os.py")
+        files = [f for f in files if f not in packed] + [landmark]
     # tkinter is left out, and with it the X11 libraries its extension module would need.
     files = [f for f in files if not os.path.basename(f).startswith("_tkinter")]
     extensions = [f for f in files if f.endswith(".so")] + [python]
@@ -315,7 +331,54 @@ def _build_template(python: str, where: Path) -> Path:
     return root
 
 
+def _stdlib_archive() -> str | None:
+    """Where the interpreter looks for a zipped stdlib (``{prefix}/lib/pythonXY.zip``, first
+    on sys.path), or None where no such entry is on its path or a real one already exists."""
+    path = os.path.join(os.path.realpath(sys.base_prefix), "lib",
+                        f"python{sys.version_info[0]}{sys.version_info[1]}.zip")
+    if path not in [os.path.realpath(p) for p in sys.path if p] or os.path.exists(path):
+        return None
+    return path
+
+
+def _pack_stdlib(stdlib: str, files: list[str], target: Path) -> None:
+    """``files`` (below ``stdlib``) into the zip ``target``, each module's compiled bytecode
+    from the stdlib's own __pycache__ stored as ``name.pyc`` beside ``name.py``, where
+    zipimport looks for it (it checks the recorded source mtime against the .py's entry)."""
+    tag = sys.implementation.cache_tag
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
+        for path in files:
+            relative = os.path.relpath(path, stdlib)
+            folder, name = os.path.split(relative)
+            if os.path.basename(folder) == "__pycache__":
+                continue  # added beside its source below
+            archive.write(path, relative)
+            if name.endswith(".py"):
+                cached = os.path.join(stdlib, folder, "__pycache__", f"{name[:-3]}.{tag}.pyc")
+                if os.path.isfile(cached):
+                    archive.write(cached, os.path.join(folder, name[:-3] + ".pyc"))
+    os.chown(target, 0, 0)
+    os.chmod(target, 0o644)
+
+
 # --- one child's root -------------------------------------------------------------------------
+
+_runners: dict[tuple, Path] = {}
+
+
+def runner_template(stage: Path) -> Path:
+    """A root-owned, read-only copy of the staged runner, made once per stage (it does not
+    change during a batch), for children's roots to hard-link instead of copying it again."""
+    script = stage / "grader" / "sandbox" / "child.py"
+    status = os.stat(script)
+    key = (str(stage), status.st_ino, status.st_mtime_ns)
+    with _templates_lock:
+        if key not in _runners:
+            holder = Path(tempfile.mkdtemp(prefix="runner-", dir=workspace()))
+            _copy_read_only(stage, holder / "runner")
+            _runners[key] = holder / "runner"
+        return _runners[key]
+
 
 def _populate_from(template: Path, root: Path) -> None:
     """Hard links to the template's files (copies if another filesystem), same modes."""
@@ -369,7 +432,9 @@ class ChildRoot:
         try:
             os.chmod(self.path, 0o755)
             _populate_from(template, self.path)
-            _copy_read_only(stage, self.path / "runner")
+            (self.path / "runner").mkdir()
+            os.chmod(self.path / "runner", 0o755)
+            _populate_from(runner_template(stage), self.path / "runner")
             _copy_read_only(submission, self.path / "submission")
             scratch = self.path / "tmp"
             scratch.mkdir(mode=0o700)
