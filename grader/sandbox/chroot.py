@@ -9,7 +9,9 @@ per-child chroot holding only what the child needs (see ``isolation.py``).
 * ``runtime_template`` builds, once per interpreter and grader process, a read-only tree with
   the interpreter, the shared libraries it and the stdlib's extension modules need, the
   dynamic loader and the standard library without site-packages, at the same absolute paths
-  as outside (so ``sys.prefix`` and the stdlib's own ``__pycache__`` work unchanged).
+  as outside (so ``sys.prefix`` works unchanged).  The pure-Python stdlib is packed, with the
+  bytecode of its own ``__pycache__``, into the ``pythonXY.zip`` CPython already has first
+  on sys.path: each child's root then links ~140 entries instead of ~1500.
 * ``ChildRoot`` makes one child's root from the template (hard links where possible), adds
   ``/runner``, ``/submission``, a private ``/tmp`` and two device nodes, and removes it all.
 
