@@ -206,7 +206,8 @@ def test_the_level_is_used_and_recorded_and_hidden_checks_run(batch):
     level = batch["level"]
     assert all(r["extra_data"]["isolation"] == level for r in batch["results"].values())
     assert level in batch["feedback"]["aa-korrekt"]
-    hidden = [t for t in batch["results"]["aa-korrekt"]["tests"] if t["name"].startswith("again/")]
+    hidden = [t for t in batch["results"]["aa-korrekt"]["tests"]
+              if t["name"].startswith("again/")]
     assert hidden and all(t["status"] == "passed" for t in hidden), hidden
 
 
