@@ -17,8 +17,8 @@ unprivileged uid that no other running child shares (from 1_900_000_000 up, one 
 released when it stops), with no supplementary groups.  Its root holds only a read-only copy
 of the runtime (the interpreter, the libraries it and the stdlib's extension modules need, the
 dynamic loader, the stdlib without site-packages (zipped), at their usual absolute paths),
-the staged runner (``/runner``), a root-owned copy of the student's folder (``/submission``), a private
-``/tmp`` and ``/dev/null``, ``/dev/urandom``; no /proc.  Before any student code loads, the
+the staged runner (``/runner``), a root-owned copy of the student's folder
+(``/submission``), a private ``/tmp`` and ``/dev/null``, ``/dev/urandom``; no /proc.  Before any student code loads, the
 runner sets PR_SET_NO_NEW_PRIVS and installs the same seccomp filter itself (the program comes
 through an inherited fd); if that fails it refuses to run student code.  Because the uid is
 not 0, RLIMIT_NPROC binds per submission; the cgroup is used as at the full level, and on stop
