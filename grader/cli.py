@@ -35,10 +35,15 @@ def main(argv=None) -> int:
                        help="submissions graded at once [number of cores]")
     grade.add_argument("--lang", choices=("de", "en"), help="language of the feedback "
                        "[the course's]")
-    grade.add_argument("--sandbox", choices=("auto", "bubblewrap", "process"), default="auto",
-                       help="isolation of student code [auto: bubblewrap where it works]")
+    grade.add_argument("--sandbox", choices=("auto", "bubblewrap", "container", "process"),
+                       default="auto", help="isolation of student code [auto: the strongest "
+                       "that works: bubblewrap, else container (root), else process]")
     grade.add_argument("--allow-weak-sandbox", action="store_true",
+<<<<<<< HEAD
                        help="grade even at the 'process' level, where student code runs as you")
+=======
+                       help="run hidden checks even at the process level (no isolation)")
+>>>>>>> container
     grade.add_argument("--resume", action="store_true",
                        help="skip submissions already graded with the same task files and "
                        "submission content")
@@ -47,7 +52,8 @@ def main(argv=None) -> int:
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
     check.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     check.add_argument("--lang", choices=("de", "en"))
-    check.add_argument("--sandbox", choices=("auto", "bubblewrap", "process"), default="auto")
+    check.add_argument("--sandbox", choices=("auto", "bubblewrap", "container", "process"),
+                       default="auto")
     check.add_argument("--out", default="reports/check",
                        help="where feedback.html, feedback.md and junit.xml go [reports/check]")
     check.add_argument("--points", action="store_true",
@@ -163,6 +169,7 @@ def _grade(args) -> int:
     level = _level(args.sandbox, err)
     if level is None:
         return EXIT_BAD_INPUT
+<<<<<<< HEAD
     if level not in STRONG_LEVELS and not args.allow_weak_sandbox:
         err.print(f"Refusing to grade a batch at the '{level}' isolation level: student code "
                   "would run as you, able to read the task files, the reference and the other "
@@ -174,6 +181,16 @@ def _grade(args) -> int:
     def line(result, done, total):
         return (f"[{done}/{total}] {terminal_text(result.student)}: "
                 f"{result.score:g}/{result.max_score:g}")
+=======
+    hidden = any(c.visibility != "visible" for t in course.tasks for c in t.checks)
+    withhold = level not in STRONG_LEVELS and hidden and not args.allow_weak_sandbox
+    if withhold:
+        err.print("Warning: student code runs without a sandbox here (neither bubblewrap nor, "
+                  "as root, the container level works), so the hidden checks are not run "
+                  "(they score 0). Install bubblewrap (apt-get install -y "
+                  "--no-install-recommends bubblewrap) or run as root, or pass "
+                  "--allow-weak-sandbox to run them anyway.", markup=False)
+>>>>>>> container
     if err.is_terminal:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
@@ -261,13 +278,17 @@ def cmd_check(args) -> int:
 
 
 def _level(choice: str, err: Console) -> str | None:
-    from .sandbox.isolation import best_level, bubblewrap_works
+    from .sandbox.isolation import best_level, bubblewrap_works, container_problem
     if choice == "auto":
         return best_level()
     if choice == "bubblewrap" and not bubblewrap_works():
         err.print("bubblewrap is not installed or cannot create namespaces here; install it "
                   "(apt-get install -y --no-install-recommends bubblewrap) or use "
-                  "--sandbox process", markup=False)
+                  "--sandbox container (as root) or --sandbox process", markup=False)
+        return None
+    if choice == "container" and container_problem() is not None:
+        err.print(f"--sandbox container does not work here: {container_problem()}",
+                  markup=False)
         return None
     return choice
 

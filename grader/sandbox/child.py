@@ -1,7 +1,10 @@
 """The child-side runner: imports a student's modules and runs calls on request.
 
 Started by the parent as ``python -s -S -B -u child.py REQUEST_FD REPLY_FD SUBMISSION_DIR
-LIMITS`` in an environment the parent built from scratch.  It
+LIMITS [--seccomp-fd FD] [--chdir DIR]`` in an environment the parent built from scratch.
+With ``--seccomp-fd`` (the container level, see ``isolation.py``) it first sets
+PR_SET_NO_NEW_PRIVS and installs the seccomp program read from FD, and if that fails it answers
+every request with an error and never loads student code.  It
 reads one JSON request per line from REQUEST_FD and answers each with one JSON line on
 REPLY_FD.  What it sends back is plain data only (numbers, strings, lists, dicts, None):
 student objects are converted here or described by their type, never pickled.
@@ -158,10 +161,91 @@ def apply_limits(limits):
             pass
 
 
+PR_SET_PDEATHSIG, PR_GET_SECCOMP, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 1, 21, 22, 38
+SECCOMP_MODE_FILTER = 2
+
+
+def _prctl(option, *arguments):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    result = libc.prctl(ctypes.c_int(option), *(ctypes.c_ulong(a) if isinstance(a, int) else a
+                                                for a in arguments))
+    if result < 0:
+        number = ctypes.get_errno()
+        raise OSError(number, os.strerror(number))
+    return result
+
+
+def install_seccomp(fd):
+    """Install the classic-BPF seccomp program the parent wrote to ``fd`` (compiled by
+    pyseccomp there: the child has no site-packages), after PR_SET_NO_NEW_PRIVS, which an
+    unprivileged process needs for it and which keeps any exec from gaining privileges."""
+    import ctypes
+    chunks = []
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(fd)
+    program = b"".join(chunks)
+    if not program or len(program) % 8:  # struct sock_filter is 8 bytes
+        raise ValueError(f"the filter program has {len(program)} bytes, not a multiple of 8")
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    instructions = ctypes.create_string_buffer(program, len(program))
+    fprog = SockFprog(len(program) // 8, ctypes.cast(instructions, ctypes.c_void_p))
+    _prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    _prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0)
+    if _prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != SECCOMP_MODE_FILTER:
+        raise OSError("the kernel reports no seccomp filter after installing one")
+
+
+def start_up(options):
+    """What the container level needs before any student code: die with the parent (as
+    bubblewrap's --die-with-parent does), move into the scratch folder, filter syscalls.
+    Returns None, or why the sandbox could not be set up."""
+    try:
+        if "--chdir" in options:
+            os.chdir(options["--chdir"])
+        if "--seccomp-fd" in options:
+            parent = os.getppid()
+            import signal
+            _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+            if os.getppid() != parent:  # the parent died before the signal was armed
+                os._exit(1)
+            install_seccomp(int(options["--seccomp-fd"]))
+    except BaseException as error:
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+def refuse(requests, replies, problem):
+    """Answer every request with an error naming ``problem``; student code is never loaded."""
+    message = (f"the sandbox could not be set up ({problem}), so your code was not run; "
+               "tell your instructor")
+    for line in requests:
+        try:
+            request_id = _loads(line).get("id")
+        except ValueError:
+            continue
+        replies.write(_dumps({"status": "protocol", "error": {"message": message},
+                              "id": request_id}) + "\n")
+        replies.flush()
+
+
 def main(argv):
     request_fd, reply_fd, student_dir = int(argv[1]), int(argv[2]), argv[3]
+    options = dict(zip(argv[5::2], argv[6::2]))
+    problem = start_up(options)
     if len(argv) > 4:
         apply_limits(json.loads(argv[4]))
+    if problem is not None:
+        refuse(os.fdopen(request_fd, "r", encoding="utf-8"),
+               os.fdopen(reply_fd, "w", encoding="utf-8"), problem)
+        return
     script_dir = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != script_dir]
     sys.path[:0] = [STAGE_ROOT]

@@ -10,12 +10,29 @@ with pyseccomp, handed to bubblewrap as ``--seccomp FD``) refuses sockets other 
 and a few syscalls a search never needs.  Where cgroups can be created, a per-submission
 cgroup bounds memory and processes and is emptied at the end.
 
+``container`` (for hosts where the grader runs as root but bubblewrap cannot make namespaces:
+Docker, Gradescope, many CI images, Ubuntu 24.04 with restricted user namespaces): the child
+runs under coreutils ``chroot --userspec`` in a root of its own (``chroot.py``), as an
+unprivileged uid that no other running child shares (from 1_900_000_000 up, one per child,
+released when it stops), with no supplementary groups.  Its root holds only a read-only copy
+of the runtime (the interpreter, the libraries it and the stdlib's extension modules need, the
+dynamic loader, the stdlib without site-packages (zipped), at their usual absolute paths),
+the staged runner (``/runner``), a root-owned copy of the student's folder
+(``/submission``), a private ``/tmp`` and ``/dev/null``, ``/dev/urandom``; no /proc.  Before any student code loads, the
+runner sets PR_SET_NO_NEW_PRIVS and installs the same seccomp filter itself (the program comes
+through an inherited fd); if that fails it refuses to run student code.  Because the uid is
+not 0, RLIMIT_NPROC binds per submission; the cgroup is used as at the full level, and on stop
+every process of the child's uid is killed before its root is removed.  What it does not do:
+no network, PID or IPC namespace (the filter stands in for the network; abstract AF_UNIX
+sockets and SysV IPC stay reachable), and the scratch ``/tmp`` is bounded per file
+(RLIMIT_FSIZE) but not in total.  Strong enough for hidden checks (``STRONG_LEVELS``).
+
 ``process`` (fallback, e.g. a student's laptop without bubblewrap): a plain child process with
 the same runner, rlimits, timeouts, a new session and a group kill (and the cgroup where one
-can be made).
+can be made).  Hidden checks are withheld here unless the instructor insists.
 
-In both, the child lowers its own rlimits (CPU seconds, address space, open files, file size,
-no core dumps, processes) before it imports any student code.
+At every level, the child lowers its own rlimits (CPU seconds, address space, open files, file
+size, no core dumps, processes) before it imports any student code.
 """
 
 from __future__ import annotations
@@ -34,9 +51,10 @@ import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-LEVELS = ("bubblewrap", "process")
-# Levels at which hidden checks may run and batches are graded without --allow-weak-sandbox.
-STRONG_LEVELS = ("bubblewrap",)
+LEVELS = ("bubblewrap", "container", "process")          # strongest first
+# Levels at which hidden checks (secret inputs) may run: student code cannot read or send
+# anything of the grader's there.
+STRONG_LEVELS = ("bubblewrap", "container")
 # No user or system site-packages, no bytecode, unbuffered output.  Not -I/-E: the child's
 # environment is built from scratch anyway, and PYTHONHASHSEED=0 in it makes set and dict
 # orders in student code, and so grades, the same run after run.
@@ -56,7 +74,7 @@ DENIED_SYSCALLS = ("ptrace", "bpf", "keyctl", "add_key", "request_key", "userfau
 class ResourceLimits:
     cpu_seconds: int = 120           # the child's whole life
     memory_bytes: int = 1 << 30      # address space (rlimit) and memory (cgroup)
-    processes: int = 64              # cgroup pids.max (RLIMIT_NPROC does not bind uid 0)
+    processes: int = 64              # cgroup pids.max; RLIMIT_NPROC (binds where uid is not 0)
     open_files: int = 64
     file_bytes: int = 1 << 20        # any file the child writes, its output included
     scratch_bytes: int = 16 << 20    # the sandbox's /tmp
@@ -85,8 +103,58 @@ def bubblewrap_works() -> bool:
     return probe.returncode == 0
 
 
+@functools.lru_cache(maxsize=None)
+def container_problem() -> str | None:
+    """Why the container level cannot be used here (a message saying what to do), or None
+    once a probe child has started in its chroot, installed its filter and answered."""
+    if os.geteuid() != 0:
+        return ("the container level needs root (it chroots and switches to a private uid); "
+                "run the grader as root or use --sandbox process")
+    if chroot_binary() is None:
+        return "coreutils chroot is missing; install coreutils or use --sandbox process"
+    if seccomp_program() is None:
+        return ("pyseccomp or libseccomp is missing, so the child could not be filtered; "
+                "apt-get install -y libseccomp2 && pip install pyseccomp, or use "
+                "--sandbox process")
+    from .launcher import Child, ChildFailure, stage_runner
+    from .chroot import ContainerError
+    with tempfile.TemporaryDirectory(prefix="grader-probe-") as folder:
+        folder = Path(folder)
+        (folder / "submission").mkdir()
+        (folder / "submission" / "probe.py").write_text("ANSWER = 42\n")
+        (folder / "scratch").mkdir()
+        child = Child(stage_runner(folder / "stage"), folder / "submission",
+                      folder / "scratch", "container", ResourceLimits(cpu_seconds=20))
+        try:
+            reply = child.request({"op": "load", "module": "probe"}, 30)
+        except (ChildFailure, ContainerError, OSError) as failure:
+            reply = {"status": str(failure), "error": getattr(failure, "details", None)}
+        finally:
+            child.stop()
+            output = child.output()
+    if reply.get("status") != "ok":
+        return (f"a probe child at the container level failed ({reply.get('status')}: "
+                f"{reply.get('error')}; stderr: {output['stderr'].strip()[-300:]!r}); "
+                "use --sandbox process")
+    return None
+
+
+def container_works() -> bool:
+    """Whether the container level works here (root, chroot, a filter, a probe answered)."""
+    return container_problem() is None
+
+
+def chroot_binary() -> str | None:
+    """coreutils chroot, also where PATH lacks the sbin folders."""
+    return shutil.which("chroot", path=os.pathsep.join(
+        [os.environ.get("PATH", ""), "/usr/sbin", "/sbin", "/usr/bin", "/bin"]))
+
+
 def best_level() -> str:
-    return "bubblewrap" if bubblewrap_works() else "process"
+    """The strongest level that works here."""
+    if bubblewrap_works():
+        return "bubblewrap"
+    return "container" if container_works() else "process"
 
 
 @functools.lru_cache(maxsize=None)
@@ -306,16 +374,27 @@ def _python_mounts(python: str) -> list[str]:
 
 
 def command(level: str, stage: Path, child_script: Path, submission: Path, request_fd: int,
-            reply_fd: int, limits: ResourceLimits, seccomp_fd: int | None) -> list[str]:
-    """The argv that starts the child at ``level``."""
+            reply_fd: int, limits: ResourceLimits, seccomp_fd: int | None,
+            root: Path | None = None, uid: int | None = None) -> list[str]:
+    """The argv that starts the child at ``level`` (``container``: in ``root``, as ``uid``)."""
     import json
-    python = base_python() if level == "bubblewrap" else sys.executable
+    python = base_python() if level != "process" else sys.executable
     child_arguments = [str(request_fd), str(reply_fd)]
     limits_json = json.dumps(limits.as_child_argument())
     if level == "process":
         return [python, *CHILD_FLAGS, str(child_script), *child_arguments,
                 str(submission), limits_json]
     inside_script = f"{RUNNER_MOUNT}/{child_script.relative_to(stage).as_posix()}"
+    if level == "container":
+        if root is None or uid is None or seccomp_fd is None:
+            raise ValueError("the container level needs a root, a uid and the filter's fd")
+        # chroot sets the groups, then the gid, then the uid, then execs: the interpreter
+        # never runs as root.  It changes into the new root's "/"; the runner then moves to
+        # /tmp and installs the filter from SECCOMP_FD itself.
+        return [chroot_binary() or "chroot", f"--userspec={uid}:{uid}", f"--groups={uid}",
+                str(root), python, *CHILD_FLAGS, inside_script, *child_arguments,
+                SUBMISSION_MOUNT, limits_json, "--seccomp-fd", str(seccomp_fd),
+                "--chdir", "/tmp"]
     arguments = ["bwrap", "--unshare-all", "--unshare-user", "--die-with-parent",
                  "--new-session", "--clearenv", "--cap-drop", "ALL",
                  "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox",

@@ -22,7 +22,8 @@ import threading
 import time
 from pathlib import Path
 
-from .isolation import Cgroup, ResourceLimits, command, seccomp_fd
+from . import chroot
+from .isolation import Cgroup, ResourceLimits, base_python, command, seccomp_fd
 
 GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
@@ -172,29 +173,49 @@ class Child:
         self.cpu_base = self.final_cpu = 0.0   # CPU time of earlier (restarted) processes
         self.last_cpu = self.last_wall = 0.0    # what the last request cost
         self.output_mark: dict | None = None
+        self.uid: int | None = None                  # container level: this run's own uid
+        self.root: chroot.ChildRoot | None = None    # container level: this run's root
         self.stdout_path = scratch / "stdout.txt"
         self.stderr_path = scratch / "stderr.txt"
 
     def start(self) -> None:
         if STOPPING.is_set():
             raise Interrupted()
-        request_read, self.request_write = os.pipe()
-        self.reply_read, reply_write = os.pipe()
-        filter_fd = seccomp_fd() if self.level == "bubblewrap" else None
-        passed = [request_read, reply_write] + ([filter_fd] if filter_fd is not None else [])
-        argv = command(self.level, self.stage, self.child_script, self.submission,
-                       request_read, reply_write, self.limits, filter_fd)
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                "PYTHONIOENCODING": "utf-8"}
-        self.cgroup = Cgroup.create(self.limits)
-        if self.cgroup is not None:
-            # Join the cgroup before exec, so that no process the child starts escapes it.
-            argv = self.cgroup.wrap(argv)
+        if self.level == "container":
+            if self.stage / "grader" / "sandbox" / "child.py" != self.child_script:
+                raise ValueError(f"{self.child_script}: not a runner staged by stage_runner")
+            env["HOME"] = "/tmp"
+            self.uid = chroot.UIDS.acquire()
+            try:
+                self.root = chroot.ChildRoot(base_python(), self.stage, self.submission,
+                                             self.uid)
+            except BaseException:
+                chroot.UIDS.release(self.uid)
+                self.uid = None
+                raise
+        request_read, self.request_write = os.pipe()
+        self.reply_read, reply_write = os.pipe()
+        filter_fd = seccomp_fd() if self.level in ("bubblewrap", "container") else None
+        passed = [request_read, reply_write] + ([filter_fd] if filter_fd is not None else [])
         try:
+            argv = command(self.level, self.stage, self.child_script, self.submission,
+                           request_read, reply_write, self.limits, filter_fd,
+                           self.root.path if self.root else None, self.uid)
+            self.cgroup = Cgroup.create(self.limits)
+            if self.cgroup is not None:
+                # Join the cgroup before exec, so that no process the child starts escapes it.
+                argv = self.cgroup.wrap(argv)
             with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
                 self.process = subprocess.Popen(
                     argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
                     cwd=self.scratch, pass_fds=passed, start_new_session=True, close_fds=True)
+        except BaseException:
+            for fd in (self.request_write, self.reply_read):
+                os.close(fd)
+            self._release()
+            raise
         finally:
             for fd in passed:
                 os.close(fd)
@@ -308,8 +329,9 @@ class Child:
 
     def stop(self) -> None:
         """Kill everything the child started and close the pipes: its process group, its PID
-        namespace (bubblewrap: the namespace dies with its first process) and its cgroup
-        (which also catches processes that left the group with a new session)."""
+        namespace (bubblewrap: the namespace dies with its first process), every process of
+        its uid (container: also those that left the group with a new session, cgroup or
+        not) and its cgroup; then remove its root and give its uid back."""
         if self.process is None:
             return
         self.final_cpu = self.cpu_seconds()
@@ -321,9 +343,6 @@ class Child:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        if self.cgroup is not None:
-            self.cgroup.remove()
-            self.cgroup = None
         for fd in (self.request_write, self.reply_read):
             try:
                 os.close(fd)
@@ -333,6 +352,24 @@ class Child:
             _LIVE.discard(self)
         self.process = None
         self.cpu_base = self.final_cpu
+        self._release()
+
+    def _release(self) -> None:
+        """What start acquired besides the pipes: the cgroup, the uid and the root (in that
+        order: nothing of the uid may still run, or write, when its root goes)."""
+        try:
+            if self.uid is not None:
+                chroot.kill_uid(self.uid)
+            if self.cgroup is not None:
+                self.cgroup.remove()
+                self.cgroup = None
+            if self.root is not None:
+                self.root.remove()
+                self.root = None
+        finally:
+            if self.uid is not None:
+                chroot.UIDS.release(self.uid)
+                self.uid = None
 
     def mark_output(self) -> None:
         """Remember how much output there is now: what comes later is kept apart
