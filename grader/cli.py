@@ -39,11 +39,7 @@ def main(argv=None) -> int:
                        default="auto", help="isolation of student code [auto: the strongest "
                        "that works: bubblewrap, else container (root), else process]")
     grade.add_argument("--allow-weak-sandbox", action="store_true",
-<<<<<<< HEAD
                        help="grade even at the 'process' level, where student code runs as you")
-=======
-                       help="run hidden checks even at the process level (no isolation)")
->>>>>>> container
     grade.add_argument("--resume", action="store_true",
                        help="skip submissions already graded with the same task files and "
                        "submission content")
@@ -169,7 +165,6 @@ def _grade(args) -> int:
     level = _level(args.sandbox, err)
     if level is None:
         return EXIT_BAD_INPUT
-<<<<<<< HEAD
     if level not in STRONG_LEVELS and not args.allow_weak_sandbox:
         err.print(f"Refusing to grade a batch at the '{level}' isolation level: student code "
                   "would run as you, able to read the task files, the reference and the other "
@@ -181,16 +176,6 @@ def _grade(args) -> int:
     def line(result, done, total):
         return (f"[{done}/{total}] {terminal_text(result.student)}: "
                 f"{result.score:g}/{result.max_score:g}")
-=======
-    hidden = any(c.visibility != "visible" for t in course.tasks for c in t.checks)
-    withhold = level not in STRONG_LEVELS and hidden and not args.allow_weak_sandbox
-    if withhold:
-        err.print("Warning: student code runs without a sandbox here (neither bubblewrap nor, "
-                  "as root, the container level works), so the hidden checks are not run "
-                  "(they score 0). Install bubblewrap (apt-get install -y "
-                  "--no-install-recommends bubblewrap) or run as root, or pass "
-                  "--allow-weak-sandbox to run them anyway.", markup=False)
->>>>>>> container
     if err.is_terminal:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
