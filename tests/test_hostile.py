@@ -185,7 +185,7 @@ def test_instructor_files_are_untouched(batch):
 VERDICTS = {
     "infinite-loop": "No answer within 2.0 s of computing time",
     "ignore-signals": "No answer within 2.0 s",
-    "sleeper": "No answer within 10 s, although your code hardly computed",
+    "sleeper": "No answer within 10.0 s, although your code hardly computed",
     "fork-flood": "No answer within 2.0 s of computing time",
     "recursion": "RecursionError",
     "segfault": "crashed (signal SIGSEGV)",
