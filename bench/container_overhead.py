@@ -12,6 +12,7 @@ not work here is left out and said so.
 
 from __future__ import annotations
 
+import json
 import argparse
 import statistics
 import sys
@@ -33,7 +34,7 @@ def startup(script: Path, level: str) -> float:
         started = time.perf_counter()
         child = Child(script, ROOT / "submissions/korrekt", Path(scratch), level,
                       ResourceLimits())
-        reply = child.request({"op": "load", "module": "minimax"}, 10)
+        reply = json.loads(child.request({"op": "load", "module": "minimax"}, 10))
         child.stop()
         assert reply["status"] == "ok", (reply, child.output())
         return time.perf_counter() - started

@@ -9,6 +9,7 @@ side by side (the two levels alternate within each round) on this machine.
 
 from __future__ import annotations
 
+import json
 import argparse
 import statistics
 import sys
@@ -33,7 +34,7 @@ def startup(script: Path, level: str) -> float:
         started = time.perf_counter()
         child = Child(script, ROOT / "submissions/korrekt", Path(scratch), level,
                       ResourceLimits())
-        reply = child.request({"op": "load", "module": "minimax"}, 10)
+        reply = json.loads(child.request({"op": "load", "module": "minimax"}, 10))
         child.stop()
         assert reply["status"] == "ok", reply
         return time.perf_counter() - started

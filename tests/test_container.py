@@ -49,7 +49,7 @@ def start(stage, submission, tmp_path, name="scratch"):
     scratch = tmp_path / name
     scratch.mkdir()
     child = Child(stage, submission, scratch, "container", ResourceLimits(cpu_seconds=30))
-    reply = child.request({"op": "load", "module": "peek"}, 30)
+    reply = json.loads(child.request({"op": "load", "module": "peek"}, 30))
     return child, reply
 
 

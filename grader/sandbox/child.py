@@ -231,8 +231,8 @@ def refuse(requests, replies, problem):
             request_id = _loads(line).get("id")
         except ValueError:
             continue
-        replies.write(_dumps({"status": "protocol", "error": {"message": message},
-                              "id": request_id}) + "\n")
+        replies.write("@" + str(request_id) + " "
+                      + _dumps({"status": "protocol", "error": {"message": message}}) + "\n")
         replies.flush()
 
 

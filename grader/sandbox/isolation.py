@@ -126,7 +126,11 @@ def container_problem() -> str | None:
         child = Child(stage_runner(folder / "stage"), folder / "submission",
                       folder / "scratch", "container", ResourceLimits(cpu_seconds=20))
         try:
-            reply = child.request({"op": "load", "module": "probe"}, 30)
+            from .. import boundary
+            answer = boundary.decode(child.request({"op": "load", "module": "probe"}, 30),
+                                     boundary.LoadReply)
+            reply = ({"status": "protocol", "error": answer.reason}
+                     if isinstance(answer, boundary.Malformed) else boundary.to_plain(answer))
         except (ChildFailure, ContainerError, OSError) as failure:
             reply = {"status": str(failure), "error": getattr(failure, "details", None)}
         finally:
