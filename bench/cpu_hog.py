@@ -33,6 +33,8 @@ def batch(with_hog: bool, sandbox: str) -> tuple[dict, float]:
         if with_hog:
             shutil.copytree(ROOT / "tests" / "data" / "hostile" / "cpu-hog",
                             submissions / "cpu-hog")
+            shutil.copy(ROOT / "submissions" / "korrekt" / "minimax.py",
+                        submissions / "cpu-hog" / "korrekt.py")
         started = time.perf_counter()
         subprocess.run([sys.executable, "-m", "grader.cli", "grade", "--tasks",
                         str(ROOT / "tasks"), "--submissions", str(submissions), "--out",

@@ -33,9 +33,7 @@ from grader.sandbox.isolation import cgroups_work  # noqa: E402
 def build(folder: Path) -> Path:
     submissions = folder / "submissions"
     submissions.mkdir()
-    for student in (ROOT / "tests" / "data" / "hostile").iterdir():
-        if student.is_dir() and (student.name != "fork-flood" or cgroups_work()):
-            shutil.copytree(student, submissions / student.name)
+    hostile_entries.copy_hostile(submissions, fork_flood=cgroups_work())
     for name in ("aa-korrekt", "zz-korrekt"):
         shutil.copytree(ROOT / "submissions" / "korrekt", submissions / name)
     hostile_entries.add(submissions, ROOT / "submissions" / "korrekt")

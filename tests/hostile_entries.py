@@ -57,6 +57,28 @@ def many_members(count: int = 1_000_000) -> bytes:
     return member * (count // 2048)
 
 
+HOSTILE = ROOT / "tests" / "data" / "hostile"
+
+
+def copy_hostile(submissions: Path, fork_flood: bool = True) -> None:
+    """Copy every hostile submission of tests/data/hostile into ``submissions``, each with the
+    shared modules it imports (``forge``: speaking for the runner; ``korrekt``: a correct
+    search), so that each folder is whole, as a student's would be."""
+    shared = {"forge": HOSTILE / "_shared" / "forge.py",
+              "korrekt": ROOT / "submissions" / "korrekt" / "minimax.py"}
+    for student in sorted(HOSTILE.iterdir()):
+        if not student.is_dir() or student.name.startswith("_"):
+            continue
+        if student.name == "fork-flood" and not fork_flood:
+            continue
+        target = submissions / student.name
+        shutil.copytree(student, target)
+        source = (student / "minimax.py").read_text() if (student / "minimax.py").exists() else ""
+        for module, path in shared.items():
+            if f"import {module}" in source or f"from {module} import" in source:
+                shutil.copy(path, target / f"{module}.py")
+
+
 def add(submissions: Path, correct: Path, heavy: bool = True) -> dict:
     """Make the hostile entries; returns {report-id prefix or display: expectation}."""
     expected = {}

@@ -73,9 +73,7 @@ def batch(request, tmp_path_factory):
     folder = tmp_path_factory.mktemp(f"hostile-{level}")
     submissions, out = folder / "submissions", folder / "out"
     submissions.mkdir()
-    for student in HOSTILE.iterdir():
-        if student.is_dir() and (student.name != "fork-flood" or flood_is_bounded(level)):
-            shutil.copytree(student, submissions / student.name)
+    hostile_entries.copy_hostile(submissions, fork_flood=flood_is_bounded(level))
     for name in ("aa-korrekt", "zz-korrekt"):
         shutil.copytree(ROOT / "submissions" / "korrekt", submissions / name)
     entries = hostile_entries.add(submissions, ROOT / "submissions" / "korrekt")
