@@ -135,3 +135,56 @@ def test_set_orders_in_student_code_repeat_from_run_to_run(grade):
                repr(v.facts.get("picture", {}).get("observed"))) for v in r.verdicts]
              for r in runs]
     assert facts[0] == facts[1] == facts[2]
+
+
+def test_a_grader_failure_on_one_submission_is_its_internal_error_and_the_batch_goes_on(
+        tmp_path, monkeypatch):
+    from grader.checks import value
+    submissions, out = tmp_path / "submissions", tmp_path / "out"
+    submissions.mkdir()
+    for name in ("a-korrekt", "b-korrekt", "c-korrekt"):
+        shutil.copytree(ROOT / "submissions" / "korrekt", submissions / name)
+    original = value.judge
+    calls = {"count": 0}
+
+    def judging(check, observations, answers):
+        # The grader's own bug, hit once: while judging the first submission graded.
+        calls["count"] += 1
+        if calls["count"] == 1:
+            raise RuntimeError("a bug in the grader")
+        return original(check, observations, answers)
+    monkeypatch.setattr(value, "judge", judging)
+    status = main(["grade", "--tasks", str(DATA / "hostile" / "tasks.yaml"), "--submissions",
+                   str(submissions), "--out", str(out), "--jobs", "1", "--allow-weak-sandbox"])
+    assert status == 0
+    results = {p.name: json.loads((p / "results.json").read_text())
+               for p in out.iterdir() if p.is_dir()}
+    assert sorted(results) == ["a-korrekt", "b-korrekt", "c-korrekt"]
+    broken = [r for r in results.values() if r["extra_data"]["needs_person"]]
+    assert len(broken) == 1
+    assert "RuntimeError: a bug in the grader" in broken[0]["output"]
+    assert [n["key"] for n in broken[0]["extra_data"]["notes"]] == ["internal-error"]
+    assert all("internal error" in t["output"] for t in broken[0]["tests"])
+    assert not (out / broken[0]["extra_data"]["student"] / ".grading.json").exists()
+    for result in results.values():
+        if result is not broken[0]:
+            assert result["score"] == result["extra_data"]["max_score"]
+    summary = (out / "summary.html").read_text()
+    assert "a bug in the grader" in summary[summary.index('id="attention"'):]
+
+
+def test_one_export_that_cannot_be_written_does_not_keep_the_others_back(tmp_path, monkeypatch):
+    from grader.report import writers
+    submissions, out = tmp_path / "submissions", tmp_path / "out"
+    submissions.mkdir()
+    shutil.copytree(ROOT / "submissions" / "korrekt", submissions / "korrekt")
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+    monkeypatch.setattr(writers, "summary_html", broken)
+    status = main(["grade", "--tasks", str(DATA / "hostile" / "tasks.yaml"), "--submissions",
+                   str(submissions), "--out", str(out), "--allow-weak-sandbox"])
+    assert status == 1
+    for name in ("gradebook.csv", "moodle.csv", "ilias.csv", "junit.xml"):
+        assert (out / name).is_file()
+    assert not (out / "summary.html").exists()
