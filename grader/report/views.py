@@ -109,7 +109,8 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
         tasks.append({"id": task.id, "title": task.title, "checks": checks,
                       "score": sum(c["score"] for c in checks),
                       "max_score": sum(c["max_score"] for c in checks)})
-    return {"student": result.student, "course": course.title, "tasks": tasks,
+    return {"student": result.student, "display": result.display or result.student,
+            "course": course.title, "tasks": tasks,
             "score": result.score, "max_score": result.max_score,
             "output": output_view(result.output, for_student), "isolation": result.isolation,
             "seconds": result.seconds, "problem": result.problem,
