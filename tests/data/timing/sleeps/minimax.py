@@ -1,0 +1,5 @@
+import time
+
+
+def minimax(game, state):
+    time.sleep(600)
