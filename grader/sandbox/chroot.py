@@ -62,7 +62,8 @@ def _lock_directory() -> Path:
 
 
 def processes_of(uid: int) -> list[int]:
-    """Pids of the processes running as ``uid`` (real, effective, saved or filesystem uid).
+    """Pids of the living processes running as ``uid`` (real, effective, saved or filesystem
+    uid; zombies are dead and left out).
     Read from /proc/PID/status, not from the owner of /proc/PID, which turns to root when a
     process makes itself non-dumpable."""
     wanted = str(uid)
@@ -73,6 +74,8 @@ def processes_of(uid: int) -> list[int]:
         try:
             with open(os.path.join(entry.path, "status"), "rb") as status:
                 for line in status:
+                    if line.startswith(b"State:") and line.split()[1:2] in ([b"Z"], [b"X"]):
+                        break  # dead, waiting to be reaped by its (new) parent: not running
                     if line.startswith(b"Uid:"):
                         if wanted.encode() in line.split()[1:]:
                             found.append(int(entry.name))
@@ -83,8 +86,14 @@ def processes_of(uid: int) -> list[int]:
 
 
 def kill_uid(uid: int) -> None:
-    """SIGKILL every process running as ``uid`` until none is left (a fork bomb keeps forking
-    for a moment after its first processes die)."""
+    """SIGKILL every process running as ``uid`` until none is left.
+
+    Killing pid by pid races a fork bomb (it forks faster than a loop over /proc can follow),
+    so first a process running as ``uid`` itself calls kill(-1, SIGKILL), which the kernel
+    delivers to every process of that uid at once, forks in flight included; the loop then
+    only collects what is left."""
+    if processes_of(uid):
+        _kill_all_as(uid)
     for _ in range(200):
         pids = processes_of(uid)
         if not pids:
@@ -97,6 +106,19 @@ def kill_uid(uid: int) -> None:
         time.sleep(0.005)
     raise ContainerError(f"processes of uid {uid} survive SIGKILL; check for processes in "
                          f"uninterruptible sleep with: ps -o pid,stat,cmd -u {uid}")
+
+
+def _kill_all_as(uid: int) -> None:
+    killer = shutil.which("kill")
+    setpriv = shutil.which("setpriv")
+    if not killer or not setpriv:
+        return
+    try:
+        subprocess.run([setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                        killer, "-KILL", "-1"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 
 
 class UidPool:
