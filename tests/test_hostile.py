@@ -128,6 +128,14 @@ def test_the_batch_completes_and_correct_students_are_unaffected(batch):
         assert result["score"] == result["extra_data"]["max_score"] == 6, result
 
 
+def test_no_submission_is_an_internal_error(batch):
+    # Every hostile submission gets a verdict about itself; an internal error would mean the
+    # grader lost against it (e.g. could not kill a fork flood).
+    broken = {name: r["extra_data"]["notes"] for name, r in batch["results"].items()
+              if any(n["key"] == "internal-error" for n in r["extra_data"]["notes"])}
+    assert broken == {}
+
+
 def test_hostile_names_archives_and_links_get_clear_verdicts(batch):
     for display, expected in batch["entries"].items():
         result = batch["by_display"][display]
