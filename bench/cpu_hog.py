@@ -2,10 +2,16 @@
 `--jobs 2` beside tests/data/hostile/cpu-hog (30 processes spinning from its import on), and
 without it, alternately in one run; medians of the neighbours' scores and grading times.
 
-    python bench/cpu_hog.py [--runs 3] [--sandbox auto]
+    python bench/cpu_hog.py [--runs 3] [--sandbox auto] [--checkout PATH]
 
 Time limits are the child's own CPU time and each submission's cgroup gets one core at most,
 so the hog may slow its neighbours' wall-clock time a little but must not cost them points.
+
+Where the kernel's scheduler autogroups are on (/proc/sys/kernel/sched_autogroup_enabled = 1,
+common on desktops), each session already gets a fair share and the hog's effect is small
+either way; servers and containers often run without them.  To see what the cgroup's CPU
+quota does, compare with them off (as root: echo 0 > /proc/sys/kernel/sched_autogroup_enabled)
+and with `--checkout` pointing at a grader without the quota.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NEIGHBOURS = ("korrekt-1", "korrekt-2", "korrekt-3")
 
 
-def batch(with_hog: bool, sandbox: str) -> tuple[dict, float]:
+def batch(with_hog: bool, sandbox: str, checkout: Path = ROOT) -> tuple[dict, float]:
     with tempfile.TemporaryDirectory() as folder:
         submissions, out = Path(folder) / "submissions", Path(folder) / "out"
         submissions.mkdir()
@@ -39,7 +45,7 @@ def batch(with_hog: bool, sandbox: str) -> tuple[dict, float]:
         subprocess.run([sys.executable, "-m", "grader.cli", "grade", "--tasks",
                         str(ROOT / "tasks"), "--submissions", str(submissions), "--out",
                         str(out), "--jobs", "2", "--sandbox", sandbox,
-                        "--allow-weak-sandbox"], cwd=ROOT, check=True, capture_output=True)
+                        "--allow-weak-sandbox"], cwd=checkout, check=True, capture_output=True)
         wall = time.perf_counter() - started
         results = {name: json.loads((out / name / "results.json").read_text())
                    for name in NEIGHBOURS}
@@ -50,6 +56,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sandbox", default="auto")
+    parser.add_argument("--checkout", type=Path, default=ROOT,
+                        help="grade with the grader of another checkout (e.g. an older commit "
+                        "in a git worktree), for a before/after comparison")
     args = parser.parse_args()
     scores = {True: [], False: []}
     seconds = {True: [], False: []}
@@ -57,7 +66,7 @@ def main() -> None:
     maximum = None
     for _ in range(args.runs):
         for with_hog in (True, False):
-            results, wall = batch(with_hog, args.sandbox)
+            results, wall = batch(with_hog, args.sandbox, args.checkout.resolve())
             walls[with_hog].append(wall)
             for data in results.values():
                 scores[with_hog].append(data["score"])
