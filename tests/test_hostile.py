@@ -272,8 +272,11 @@ def test_c_stack_overflow_is_a_crash_not_a_hang(batch):
 
 
 def test_memory_hogs_are_stopped(batch):
+    # Filling 1 GiB costs about a second of page faults on a fast machine and more on a busy
+    # one, so the hog meets either its address-space limit or its call's CPU limit first:
+    # both stop it at its own cost.
     text = outputs(batch, "memory-hog")
-    assert "MemoryError" in text or "crashed" in text
+    assert "MemoryError" in text or "crashed" in text or "was stopped" in text
     assert batch["results"]["memory-hog"]["score"] == 0
 
 

@@ -82,6 +82,14 @@ class ResourceLimits:
     def as_child_argument(self) -> dict:
         return asdict(self)
 
+    @property
+    def group_memory_bytes(self) -> int:
+        """The cgroup's memory bound: above the address-space limit, so that one process that
+        hogs memory meets MemoryError at once (its own, reproducible failure) instead of
+        driving the group into reclaim, where it thrashes on its own code pages until its time
+        runs out; the group bound still caps what several processes hold together."""
+        return self.memory_bytes + max(256 << 20, self.memory_bytes // 4)
+
 
 def base_python() -> str:
     """The real interpreter behind a virtual environment (the sandbox mounts its prefix)."""
@@ -218,7 +226,7 @@ class Cgroup:
                 path.mkdir()
                 made.append(path)
                 (path / "pids.max").write_text(str(limits.processes))
-                (path / "memory.max").write_text(str(limits.memory_bytes))
+                (path / "memory.max").write_text(str(limits.group_memory_bytes))
                 if _try_write(path / "cpu.max", f"{CPU_PERIOD_US} {CPU_PERIOD_US}"):
                     _try_write(path / "cpu.weight", "100")
                 if (path / "cpu.stat").exists():
@@ -226,7 +234,7 @@ class Cgroup:
             else:                                                 # cgroup v1
                 for controller, settings in (("pids", {"pids.max": limits.processes}),
                                              ("memory", {"memory.limit_in_bytes":
-                                                         limits.memory_bytes})):
+                                                         limits.group_memory_bytes})):
                     path = root / controller / name
                     path.mkdir()
                     made.append(path)
