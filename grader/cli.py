@@ -239,9 +239,13 @@ def cmd_check(args) -> int:
     catalogue = _catalogue(course, args.lang)
     view = student_view(result, course, catalogue, html=False)
     console.print(f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]")
+    for note in view["notes"]:
+        console.print(f"[red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
     for task in view["tasks"]:
         console.print(f"\n[bold]{_escape(task['title'])}[/] ({task['id']}): "
                       f"{task['score']:g}/{task['max_score']:g}")
+        for note in task["notes"]:
+            console.print(f"  [red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
         for item in task["checks"]:
             mark = "[green]✔[/]" if item["passed"] else "[red]✘[/]"
             console.print(f"  {mark} {item['function']} · {_escape(item['kind_title'])} "

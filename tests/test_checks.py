@@ -7,9 +7,11 @@ from grader.checks.common import search_call
 ALPHABETA_ANSWER = None
 
 
-def observation(returned, visits=(), foreign=0):
-    log = {"visits": list(visits), "utility_calls": [], "evaluate_calls": [],
-           "foreign_states": foreign}
+def observation(returned, visits=None, foreign=0):
+    """An observation of one search; ``visits=None``: it visited what the reference visits
+    (``judge`` fills them in), so that only the returned answer is under test."""
+    log = {"visits": None if visits is None else list(visits), "utility_calls": [],
+           "evaluate_calls": [], "foreign_states": foreign}
     return Observation("ok", (ItemOutcome("ok", returned, log),))
 
 
@@ -22,6 +24,10 @@ def judge(course, prepared, task_id, function, kind, obs):
     _, answers = prepared
     task, check = check_of(course, task_id, function, kind)
     call = KINDS[kind].calls(task, check)[0]
+    if obs.status == "ok" and obs.items[0].log and obs.items[0].log["visits"] is None:
+        item = obs.items[0]
+        log = {**item.log, "visits": list(answers[call][0]["visits"])}
+        obs = Observation("ok", (ItemOutcome(item.status, item.returned, log, item.error),))
     return KINDS[kind].judge(check, [obs], [answers[call]])
 
 
@@ -51,7 +57,7 @@ def test_action_check_accepts_any_optimal_action_but_first_when_asked(course, pr
     bad = judge(course, prepared, "tree-blatt3", "alphabeta", "action", observation([3, "C"]))
     assert bad.reason == "action.suboptimal" and bad.facts["observed_value"] == 2
     illegal = judge(course, prepared, "tree-blatt3", "alphabeta", "action", observation([3, "Z"]))
-    assert illegal.reason == "action.illegal"
+    assert illegal.reason == "result.shape" and illegal.facts["problem"] == "action"
     first = judge(course, prepared, "nim-5", "minimax", "action", observation([1, 2]))
     assert first.reason == "action.not-first" or first.reason == "action.suboptimal"
 
@@ -102,3 +108,47 @@ def test_failed_runs_become_verdicts_that_name_the_cause(course, prepared):
                                                             "file": "minimax.py", "line": 7}),))
     verdict = judge(course, prepared, "tree-blatt3", "alphabeta", "value", error)
     assert verdict.reason == "item.error" and verdict.facts["line"] == 7
+
+
+def test_a_reply_of_the_wrong_shape_earns_nothing_on_any_check_of_its_call(course, prepared):
+    visits = reference_visits(course, prepared, "tree-blatt3", "alphabeta")
+    for returned in (3, [3, "B", 0], [{"__float__": "nan"}, "B"], [3, None], [3, "Z"], None):
+        for kind in ("value", "action", "visited", "count"):
+            verdict = judge(course, prepared, "tree-blatt3", "alphabeta", kind,
+                            observation(returned, visits))
+            assert (verdict.passed, verdict.reason) == (False, "result.shape"), (returned, kind)
+
+
+def test_nothing_is_credited_without_a_search_that_earns_it(course, prepared):
+    # The right answer, returned without searching (or after looking only at the root).
+    for visits in ((), ("A",)):
+        for kind, reason in (("value", "value.no-evidence"), ("action", "action.no-evidence"),
+                             ("visited", "search.none"), ("count", "search.none")):
+            verdict = judge(course, prepared, "tree-blatt3", "alphabeta", kind,
+                            observation([3, "B"], visits))
+            assert (verdict.passed, verdict.reason) == (False, reason), (visits, kind)
+    horizon = judge(course, prepared, "tree-depth2", "alphabeta", "horizon",
+                    observation([3, "D"], ()))
+    assert horizon.reason == "search.none"
+    # Searching only other children does not earn the action B, nor a value no leaf has.
+    elsewhere = ["A", "C", "E", "E1", "E2", "E3"]
+    assert judge(course, prepared, "tree-blatt3", "alphabeta", "action",
+                 observation([3, "B"], elsewhere)).reason == "action.no-evidence"
+    assert judge(course, prepared, "tree-blatt3", "alphabeta", "value",
+                 observation([3, "B"], elsewhere)).reason == "value.no-evidence"
+    # A leaf of value 3 (D3) visited is evidence for the value, and B's leaves for B.
+    assert judge(course, prepared, "tree-blatt3", "alphabeta", "value",
+                 observation([3, "B"], ["A", "D", "D3"])).passed
+    assert judge(course, prepared, "tree-blatt3", "alphabeta", "action",
+                 observation([3, "B"], ["A", "B", "B1"])).passed
+
+
+def test_a_value_of_the_other_sign_is_evidence_too(course, prepared):
+    # Negamax-style searches see leaf values from the side to move: -3 visited justifies 3.
+    from grader.checks.common import value_justified
+    answer = {"terminals": ["L"], "horizon": [], "values": {"L": -3}, "root": "A"}
+    assert value_justified(3, {"visits": ["A", "L"]}, answer)
+    assert not value_justified(4, {"visits": ["A", "L"]}, answer)
+    chance = {"terminals": ["L", "M"], "horizon": [], "values": {"L": 1, "M": 5}, "root": "A"}
+    assert value_justified(3, {"visits": ["A", "L", "M"]}, chance, chance=True)
+    assert not value_justified(7, {"visits": ["A", "L", "M"]}, chance, chance=True)

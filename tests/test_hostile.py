@@ -281,9 +281,12 @@ def test_memory_hogs_are_stopped(batch):
 
 
 def test_records_wiped_by_the_student_only_cost_the_student(batch):
+    # The grader's records are the evidence: wiped, the right value is no longer earned.
     tests = {t["name"].split()[0]: t for t in batch["results"]["wipe-records"]["tests"]}
-    assert tests["sheet/minimax/value"]["status"] == "passed"
+    assert tests["sheet/minimax/value"]["status"] == "failed"
+    assert "did not earn it" in tests["sheet/minimax/value"]["output"]
     assert tests["sheet/minimax/visited"]["status"] == "failed"
+    assert batch["results"]["wipe-records"]["score"] == 0
 
 
 def test_huge_output_is_capped(batch):

@@ -1,12 +1,14 @@
 """``action``: the action returned at the root is optimal (``accept: any``, the default) or
-the first optimal one in action order (``accept: first``).
+the first optimal one in action order (``accept: first``), and the search earned it: the
+action's child was searched down to a node whose value the game gives.  A reply of the wrong
+shape (an action that is not one of the root's among them) earns nothing.
 
 An action is optimal when its exact minimax value (depth-limited when the task is) equals the
 root value, so an alpha-beta that picks a later action on a tie with a *bound* is caught.
 """
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, describe, read_search_result, run_failure,
+from .common import (SEARCH_FUNCTIONS, action_justified, read_answer, search_failure,
                      single_search_call)
 
 KIND = "action"
@@ -31,18 +33,20 @@ calls = single_search_call
 
 
 def judge(check, observations, answers):
-    failure = run_failure(check, observations[0])
+    answer = answers[0][0]
+    failure = search_failure(check, observations[0], answer, need_search=False)
     if failure:
         return failure
-    answer = answers[0][0]
-    returned = observations[0].items[0].returned
-    _, action, shape_ok = read_search_result(returned)
-    if not shape_ok:
-        return failed(check, "result.shape", observed=describe(returned))
+    item = observations[0].items[0]
+    _, action, _ = read_answer(item.returned, answer)
     values = dict((a, v) for a, v in answer["action_values"])
-    legal = [a for a, _ in answer["action_values"]]
-    if action not in legal:
-        return failed(check, "action.illegal", observed=describe(action), legal=legal)
+    verdict = _judge_action(check, action, answer, values)
+    if verdict.passed and not action_justified(action, item.log or {}, answer):
+        return failed(check, "action.no-evidence", observed=action)
+    return verdict
+
+
+def _judge_action(check, action, answer, values):
     if check.option("accept") == "first":
         if action != answer["action"]:
             return failed(check, "action.not-first", observed=action,

@@ -50,6 +50,111 @@ def read_search_result(returned):
     return None, None, False
 
 
+def expected_shape(answer: dict) -> str:
+    """What a convention's search returns: ``pair`` (value, action), ``value`` or ``action``."""
+    returns_value = answer.get("returns_value", True)
+    returns_action = answer.get("returns_action", True)
+    if returns_value and returns_action:
+        return "pair"
+    return "value" if returns_value else "action"
+
+
+def root_actions(answer: dict) -> list:
+    return [a for a, _ in answer.get("action_values", ())]
+
+
+def read_answer(returned, answer: dict):
+    """``(value, action, problem)`` from what a search returned, judged against its shape.
+
+    ``problem`` is None for a well-formed answer, else the facts of a ``result.shape``
+    failure: a reply of the wrong shape (a bare number where a pair is due, a triple), a value
+    that is not a finite number (NaN, an infinity, an object), or an action that is not one
+    of the root's actions (``None`` only where the root has none).  Such a reply earns nothing
+    for its call.
+    """
+    shape = expected_shape(answer)
+    legal = root_actions(answer)
+    facts = {"observed": describe(returned), "shape": shape, "legal": legal}
+    if shape == "value":
+        if not is_number(returned):
+            return None, None, {**facts, "problem": "value" if not isinstance(returned, list)
+                                else "not-value"}
+        return returned, None, None
+    if not (isinstance(returned, list) and len(returned) == 2):
+        return None, None, {**facts, "problem": "not-pair"}
+    value, action = returned
+    if shape == "pair" and not is_number(value):
+        return None, None, {**facts, "problem": "value"}
+    if action not in legal and not (action is None and not legal):
+        return None, None, {**facts, "problem": "action"}
+    return (value if shape == "pair" else None), action, None
+
+
+def searched(log: dict, answer: dict) -> bool:
+    """Whether a search did any work: it visited a node below a root that is not terminal
+    (an empty or root-only search of such a root proves nothing)."""
+    root = answer.get("root")
+    if root in set(answer.get("terminals", ())):
+        return True
+    return any(node != root for node in log.get("visits", ()))
+
+
+def static_nodes(log: dict, answer: dict) -> list:
+    """The visited nodes whose value the game itself gives: terminal nodes (utility) and the
+    nodes at the horizon (evaluate), within the reference's tree."""
+    static = set(answer.get("terminals", ())) | set(answer.get("horizon", ()))
+    return [node for node in log.get("visits", ()) if node in static]
+
+
+def value_justified(value, log: dict, answer: dict, chance: bool = False) -> bool:
+    """Whether the student's own visits justify ``value``: up to sign it is the value of a
+    terminal or horizon node it visited, or (with chance nodes, whose values are means of
+    such values) it lies within the range of those values."""
+    values = answer.get("values", {})
+    found = [values[node] for node in static_nodes(log, answer) if node in values]
+    if not found:
+        return False
+    if chance:
+        return min(found) - 1e-9 <= value <= max(found) + 1e-9 \
+            or -max(found) - 1e-9 <= value <= -min(found) + 1e-9
+    return any(same_number(value, v) or same_number(value, -v) for v in found)
+
+
+def action_justified(action, log: dict, answer: dict) -> bool:
+    """Whether the student's visits justify choosing ``action``: its child was searched down
+    to a node whose value the game gives (the child itself, if that is terminal)."""
+    legal = root_actions(answer)
+    if action not in legal:
+        return action is None and not legal
+    siblings, root = answer.get("siblings", {}), answer.get("root")
+    position = legal.index(action)
+    child = next((node for node, (parent, index) in siblings.items()
+                  if parent == root and index == position), None)
+    if child is None:
+        return False
+    for node in static_nodes(log, answer):
+        while node is not None and node != child:
+            node = siblings.get(node, (None, None))[0]
+        if node == child:
+            return True
+    return False
+
+
+def search_failure(check, observation, answer: dict, need_search: bool = True):
+    """The verdict for a search call whose answer earns nothing (a failed run, a reply of the
+    wrong shape, no search at all), or None if the checks may judge it."""
+    failure = run_failure(check, observation)
+    if failure:
+        return failure
+    item = observation.items[0]
+    _, _, problem = read_answer(item.returned, answer)
+    if problem:
+        return failed(check, "result.shape", **problem)
+    if need_search and not searched(item.log or {}, answer):
+        return failed(check, "search.none", root=answer.get("root"))
+    return None
+
+
 def describe(value) -> str:
     """A short, exact rendering of a returned value for messages."""
     if isinstance(value, dict) and "__unsupported__" in value:

@@ -1,11 +1,13 @@
 """``count``: the number of nodes the search visits, against the reference's count.
 
 ``bound: equal`` (default), ``at_most`` or ``at_least``; ``slack: n`` widens the bound by n
-nodes.
+nodes.  Like every check on a search call, it passes only on a reply of the right shape
+from a search that visited something below a non-terminal root (so ``at_most`` is never
+earned by doing nothing).
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, run_failure, single_search_call
+from .common import SEARCH_FUNCTIONS, search_failure, single_search_call
 
 KIND = "count"
 OPTIONS = ("bound", "slack")
@@ -33,7 +35,7 @@ calls = single_search_call
 
 
 def judge(check, observations, answers):
-    failure = run_failure(check, observations[0])
+    failure = search_failure(check, observations[0], answers[0][0])
     if failure:
         return failure
     log = observations[0].items[0].log

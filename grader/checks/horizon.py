@@ -2,11 +2,12 @@
 
 No node below the horizon is visited; ``evaluate`` is called exactly on the visited
 non-terminal nodes at the horizon; terminal nodes above the horizon are scored with
-``utility``, not ``evaluate``.
+``utility``, not ``evaluate``; and the search reached the horizon or a terminal node at all
+(an empty search breaks no rule, and earns nothing).
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, run_failure, single_search_call
+from .common import SEARCH_FUNCTIONS, search_failure, single_search_call, static_nodes
 
 KIND = "horizon"
 OPTIONS = ()
@@ -50,10 +51,14 @@ def discipline(log: dict, answer: dict) -> dict | None:
 
 
 def judge(check, observations, answers):
-    failure = run_failure(check, observations[0])
+    answer = answers[0][0]
+    failure = search_failure(check, observations[0], answer)
     if failure:
         return failure
-    problem = discipline(observations[0].items[0].log, answers[0][0])
+    log = observations[0].items[0].log
+    problem = discipline(log, answer)
     if problem:
         return failed(check, problem["reason"], nodes=problem["nodes"])
+    if not static_nodes(log, answer):
+        return failed(check, "horizon.not-reached")
     return passed(check, horizon=answers[0][0]["horizon"])

@@ -2,20 +2,27 @@
 
 * ``repeat``: the same call twice in one process gives the same value, action and visits
   (catches module-level caches and other state leaking between calls);
-* ``terminal-root``: a root that is already terminal gives its utility and no action;
-* ``single-child``: single-child nodes (chains) are searched like any other node.
+* ``single-child``: single-child nodes (chains) are searched like any other node;
+* ``terminal-root`` (only when a task asks for it, ``aspects: [..., terminal-root]``, and
+  its statement then says so): a root that is already terminal gives its utility and no
+  action.  No exercise of the sheet asks for it, and correct textbook searches (the AIMA
+  ``argmax`` root loop among them) do not handle it, so it is not a default.
 
-States handed out are immutable, so a search cannot change a state passed to it.
+The repeated call earns nothing unless it is a real answer: the right shape, from a search
+that visited something.  States handed out are immutable, so a search cannot change a state
+passed to it.
 """
 
 from ..calls import Call, canonical
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, read_search_result, same_number
+from .common import (SEARCH_FUNCTIONS, read_answer, read_search_result, run_failure,
+                     same_number, searched)
 from .visited import compare_visits
 
 KIND = "hygiene"
 OPTIONS = ("aspects",)
 ASPECTS = ("repeat", "terminal-root", "single-child")
+DEFAULT_ASPECTS = ("repeat", "single-child")
 TERMINAL_ROOT = {"kind": "tree", "root": "A", "nodes": {"A": {"value": 7}}}
 CHAIN = {"kind": "tree", "root": "A", "nodes": {
     "A": {"children": ["A1"], "eval": 1},
@@ -30,22 +37,31 @@ def applies_to(function):
 
 
 def parse_options(item, context, line):
-    aspects = item.get("aspects", list(ASPECTS))
+    aspects = item.get("aspects", list(DEFAULT_ASPECTS))
     if not isinstance(aspects, list) or not aspects or any(a not in ASPECTS for a in aspects):
         context.problem(item.line_of("aspects"), f"aspects must be a list of {', '.join(ASPECTS)}")
-        aspects = list(ASPECTS)
+        aspects = list(DEFAULT_ASPECTS)
     if "repeat" in aspects and context.game == "none":
         context.problem(line, "the repeat aspect needs the task's game")
     return {"aspects": list(aspects)}
 
 
+def _inputs(task, check) -> list:
+    """(aspect, input) in the order the call runs them."""
+    aspects = check.option("aspects", list(DEFAULT_ASPECTS))
+    inputs = []
+    if "repeat" in aspects and task.game_spec is not None:
+        inputs += [("repeat", task.game_spec), ("repeat", task.game_spec)]
+    if "terminal-root" in aspects:
+        inputs.append(("terminal-root", canonical(TERMINAL_ROOT)))
+    if "single-child" in aspects:
+        inputs.append(("single-child", canonical(CHAIN)))
+    return inputs
+
+
 def calls(task, check):
-    items = []
-    if task.game_spec is not None:
-        items += [task.game_spec, task.game_spec]
-    items += [canonical(TERMINAL_ROOT), canonical(CHAIN)]
     return [Call(module=task.module_of(check.function), function=check.function,
-                 convention=task.convention, items=tuple(items),
+                 convention=task.convention, items=tuple(i for _, i in _inputs(task, check)),
                  args=(task.depth,) if task.depth else (), time_limit=task.limits.call_seconds,
                  prune_on_equality=task.prune_on_equality,
                  reference=task.reference_of(check.function))]
@@ -62,8 +78,8 @@ def _summary(outcome):
 def _agrees(check, outcome, answer) -> bool:
     if outcome.status != "ok":
         return False
-    value, action, _ = read_search_result(outcome.returned)
-    return (value is not None and same_number(value, answer["value"])
+    value, action, problem = read_answer(outcome.returned, answer)
+    return (problem is None and (value is None or same_number(value, answer["value"]))
             and action == answer["action"]
             and compare_visits(check, answer["visits"], outcome.log, "siblings",
                                answer["siblings"]).passed)
@@ -74,19 +90,43 @@ def judge(check, observations, answers):
     if observation.status != "ok":
         return failed(check, f"call.{observation.status}", **(observation.error or {}))
     items, reference = observation.items, answers[0]
-    offset = 2 if len(items) == 4 else 0
-    aspects = check.option("aspects", list(ASPECTS))
-    if "repeat" in aspects and offset:
-        first, second = items[0], items[1]
-        if first.status == "ok" and (first.returned != second.returned or second.status != "ok"
-                                     or first.log["visits"] != second.log["visits"]):
+    aspects = [aspect for aspect, _ in _inputs_of(check, len(items))]
+    runs = {}
+    for aspect, outcome, answer in zip(aspects, items, reference):
+        runs.setdefault(aspect, []).append((outcome, answer))
+    if "repeat" in runs:
+        (first, answer), (second, _) = runs["repeat"]
+        failure = run_failure(check, observation, aspects.index("repeat"))
+        if failure:
+            return failure
+        _, _, problem = read_answer(first.returned, answer)
+        if problem:
+            return failed(check, "result.shape", **problem)
+        if not searched(first.log, answer):
+            return failed(check, "search.none", root=answer.get("root"))
+        if (first.returned != second.returned or second.status != "ok"
+                or first.log["visits"] != second.log["visits"]):
             return failed(check, "hygiene.repeat", first=_summary(first), second=_summary(second))
-    if "terminal-root" in aspects and not _agrees(check, items[offset], reference[offset]):
-        return failed(check, "hygiene.terminal-root", observed=_summary(items[offset]),
-                      expected=reference[offset]["value"])
-    if "single-child" in aspects and not _agrees(check, items[offset + 1], reference[offset + 1]):
-        return failed(check, "hygiene.single-child", observed=_summary(items[offset + 1]),
-                      expected={"value": reference[offset + 1]["value"],
-                                "action": reference[offset + 1]["action"],
-                                "count": len(reference[offset + 1]["visits"])})
-    return passed(check, aspects=aspects)
+    if "terminal-root" in runs:
+        outcome, answer = runs["terminal-root"][0]
+        if not _agrees(check, outcome, answer):
+            return failed(check, "hygiene.terminal-root", observed=_summary(outcome),
+                          expected=answer["value"])
+    if "single-child" in runs:
+        outcome, answer = runs["single-child"][0]
+        if not _agrees(check, outcome, answer):
+            return failed(check, "hygiene.single-child", observed=_summary(outcome),
+                          expected={"value": answer["value"], "action": answer["action"],
+                                    "count": len(answer["visits"])})
+    return passed(check, aspects=check.option("aspects", list(DEFAULT_ASPECTS)))
+
+
+def _inputs_of(check, count: int) -> list:
+    """The aspects of a call's items, rebuilt from the check (the repeated pair is there only
+    when the task has a game, which the item count tells)."""
+    aspects = check.option("aspects", list(DEFAULT_ASPECTS))
+    order = []
+    others = [a for a in ("terminal-root", "single-child") if a in aspects]
+    if "repeat" in aspects and count == len(others) + 2:
+        order += [("repeat", None), ("repeat", None)]
+    return order + [(a, None) for a in others]

@@ -1,8 +1,10 @@
-"""``value``: the value the search returns at the root equals the reference's."""
+"""``value``: the value the search returns at the root equals the reference's, and the search
+earned it: up to sign it is the value of a terminal or horizon node the search visited (with
+chance nodes: within the range of those values).  A reply of the wrong shape earns nothing."""
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, describe, read_search_result, run_failure,
-                     same_number, single_search_call)
+from .common import (SEARCH_FUNCTIONS, read_answer, same_number, search_failure,
+                     single_search_call, value_justified)
 
 KIND = "value"
 OPTIONS = ()
@@ -22,14 +24,20 @@ calls = single_search_call
 
 
 def judge(check, observations, answers):
-    failure = run_failure(check, observations[0])
+    answer = answers[0][0]
+    failure = search_failure(check, observations[0], answer, need_search=False)
     if failure:
         return failure
-    expected = answers[0][0]["value"]
-    returned = observations[0].items[0].returned
-    value, _, _ = read_search_result(returned)
-    if value is None:
-        return failed(check, "result.shape", observed=describe(returned))
+    expected = answer["value"]
+    item = observations[0].items[0]
+    value, _, _ = read_answer(item.returned, answer)
+    if value is None:     # a convention whose functions return no value: nothing to judge
+        return failed(check, "result.shape", observed="None", shape="action", legal=[],
+                      problem="value")
     if not same_number(value, expected):
         return failed(check, "value.wrong", expected=expected, observed=value)
+    if not value_justified(value, item.log or {}, answer,
+                           chance=check.function == "expectimax"):
+        return failed(check, "value.no-evidence", observed=value,
+                      visited=len((item.log or {}).get("visits", ())))
     return passed(check, expected=expected, observed=value)

@@ -8,7 +8,7 @@ student visits and the reference does not was searched although the reference cu
 """
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, first_difference, run_failure,
+from .common import (SEARCH_FUNCTIONS, first_difference, search_failure,
                      single_search_call)
 
 KIND = "visited"
@@ -71,9 +71,9 @@ def compare_visits(check, expected: list, log: dict, order: str = "siblings",
 
 
 def judge(check, observations, answers):
-    failure = run_failure(check, observations[0])
+    answer = answers[0][0]
+    failure = search_failure(check, observations[0], answer)
     if failure:
         return failure
-    answer = answers[0][0]
     return compare_visits(check, answer["visits"], observations[0].items[0].log,
                           check.option("order", "siblings"), answer["siblings"])

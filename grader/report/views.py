@@ -58,6 +58,7 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         "reason": verdict.reason,
         "message": message,
         "traceback": traceback,
+        "grouped": False,
     }
 
 
@@ -82,9 +83,53 @@ def picture_view(facts: dict) -> dict | None:
     return view
 
 
+# Failures that concern a whole module: said once at the top of the page.
+MODULE_FAILURES = ("call.missing-module", "call.missing-function", "call.import-error",
+                   "call.import-timeout")
+# Failures that concern one run of a function: said once per task and function.
+RUN_FAILURES = ("result.shape", "search.none", "item.error", "call.timeout", "call.crashed",
+                "call.budget", "call.protocol", "call.withheld")
+
+
+def group_failures(checks: list, page_notes: list, catalogue: Catalogue, html: bool) -> list:
+    """One failure shared by several checks is said once: module failures (a syntax error, a
+    missing file or function) at the top of the page, failures of one run (a reply of the
+    wrong shape, a timeout, an exception) above the task's table; the checks then point
+    there.  Returns the task's notes."""
+    render = catalogue.html if html else catalogue.text
+    notes: list = []
+    shared: dict = {}
+    for check in checks:
+        if not check["passed"] and not check["hidden"]:
+            shared.setdefault((check["function"], check["reason"], str(check["message"])),
+                              []).append(check)
+    for (function, reason, _), group in shared.items():
+        module_wide = reason in MODULE_FAILURES
+        if not module_wide and (reason not in RUN_FAILURES or len(group) < 2):
+            continue
+        target = page_notes if module_wide else notes
+        note = next((n for n in target if str(n["message"]) == str(group[0]["message"])), None)
+        if note is None:
+            note = {"functions": [], "message": group[0]["message"], "traceback": None}
+            target.append(note)
+        if function not in note["functions"]:
+            note["functions"].append(function)
+        note["traceback"] = note["traceback"] or next(
+            (c["traceback"] for c in group if c["traceback"]), None)
+        for check in group:
+            check["message"] = render("ui.see_page_note" if module_wide else "ui.see_note",
+                                      function=function)
+            check["traceback"] = None
+            check["grouped"] = True
+    return notes
+
+
 def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True,
-                 now: datetime.datetime | None = None) -> dict:
+                 now: datetime.datetime | None = None, group: bool = True) -> dict:
+    """A student's page.  ``group`` says a shared failure once (pages); formats whose checks
+    stand alone (Gradescope's tests, JUnit's cases) keep every message whole."""
     tasks = []
+    page_notes: list = []
     shown_tracebacks: set[str] = set()
     shown_pictures: set[str] = set()
     by_task: dict[str, list] = {}
@@ -97,6 +142,7 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
         order = {function: index for index, function in enumerate(task.functions)}
         verdicts = sorted(verdicts, key=lambda v: order.get(v.check.function, 0))
         checks = [check_view(v, task, catalogue, html, for_student, now) for v in verdicts]
+        notes = group_failures(checks, page_notes, catalogue, html) if group else []
         for check in checks:  # one traceback, one picture where many checks share a failure
             if check["traceback"] in shown_tracebacks:
                 check["traceback"] = None
@@ -106,11 +152,11 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
                 check["picture"] = None
             elif check["picture"]:
                 shown_pictures.add(check["picture"]["key"])
-        tasks.append({"id": task.id, "title": task.title, "checks": checks,
+        tasks.append({"id": task.id, "title": task.title, "checks": checks, "notes": notes,
                       "score": sum(c["score"] for c in checks),
                       "max_score": sum(c["max_score"] for c in checks)})
     return {"student": result.student, "display": result.display or result.student,
-            "course": course.title, "tasks": tasks,
+            "course": course.title, "tasks": tasks, "notes": page_notes,
             "score": result.score, "max_score": result.max_score,
             "output": output_view(result.output, for_student), "isolation": result.isolation,
             "seconds": result.seconds, "problem": result.problem,
