@@ -91,12 +91,13 @@ def read_answer(returned, answer: dict):
 
 
 def searched(log: dict, answer: dict) -> bool:
-    """Whether a search did any work: it visited a node below a root that is not terminal
-    (an empty or root-only search of such a root proves nothing)."""
+    """Whether a search did any work: below a root that is not terminal it reached at least
+    one node whose value the game gives (a terminal or horizon node).  An empty or root-only
+    search, or one that only looks at the root's children, proves nothing."""
     root = answer.get("root")
     if root in set(answer.get("terminals", ())):
         return True
-    return any(node != root for node in log.get("visits", ()))
+    return any(node != root for node in static_nodes(log, answer))
 
 
 def static_nodes(log: dict, answer: dict) -> list:

@@ -1,5 +1,12 @@
 """``evaluate``: the student's evaluation function at one position, against the reference
-evaluation (``board``, ``player``; the value is from ``player``'s point of view)."""
+evaluation (``board``, ``player``; the value is from ``player``'s point of view).
+
+Evidence: a right value is credited only if the function also tells this position apart from
+one where the reference's value differs (the empty board, or the same board for the other
+player; the first of them that differs).  Its value there need not be right, only different:
+a constant function earns nothing, whichever constant it returns.  The position is then
+evaluated once more and must give the same value (a random answer earns nothing either).
+"""
 
 from ..calls import Call, canonical
 from ..games.tictactoe import normalise_board
@@ -32,10 +39,18 @@ def parse_options(item, context, line):
     return options
 
 
+def contrasts(board: str, player: str) -> list:
+    """The positions a right value must be told apart from, in order of preference."""
+    other = "O" if player == "X" else "X"
+    return [["." * 9, player], [board, other]]
+
+
 def calls(task, check):
-    item = canonical([check.option("board"), check.option("player")])
+    board, player = check.option("board"), check.option("player")
+    items = tuple(canonical(item) for item in
+                  [[board, player], *contrasts(board, player), [board, player]])
     return [Call(module=task.module_of(check.function), function=check.function,
-                 convention="plain", items=(item,), time_limit=task.limits.call_seconds,
+                 convention="plain", items=items, time_limit=task.limits.call_seconds,
                  reference=task.reference_of(check.function))]
 
 
@@ -52,4 +67,20 @@ def judge(check, observations, answers):
     if not same_number(observed, expected):
         return failed(check, "evaluate.wrong", board=board, player=player, expected=expected,
                       observed=observed)
+    again = observations[0].items[-1]
+    if again.status != "ok" or not is_number(again.returned) \
+            or not same_number(again.returned, observed):
+        return failed(check, "evaluate.unstable", board=board, player=player, observed=observed,
+                      again=describe(again.returned) if again.status == "ok" else None)
+    contrast = next((index for index in range(1, len(answers[0]) - 1)
+                     if not same_number(answers[0][index]["value"], expected)), None)
+    if contrast is not None:
+        other = observations[0].items[contrast]
+        told_apart = other.status == "ok" and is_number(other.returned) \
+            and not same_number(other.returned, observed)
+        if not told_apart:
+            position = contrasts(board, player)[contrast - 1]
+            return failed(check, "evaluate.no-evidence", board=board, player=player,
+                          observed=observed, other_board=position[0], other_player=position[1],
+                          other=describe(other.returned) if other.status == "ok" else None)
     return passed(check, board=board, player=player, observed=observed)

@@ -1,0 +1,3 @@
+"""Do-nothing fixture: NaN and the first action."""
+def evaluate(state, player):
+    return float("nan")

@@ -1,0 +1,3 @@
+"""Do-nothing fixture: the value 0 and the first action, without searching."""
+def evaluate(state, player):
+    return 0

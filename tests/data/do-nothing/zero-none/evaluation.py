@@ -1,0 +1,3 @@
+"""Do-nothing fixture: the pair (0, None)."""
+def evaluate(state, player):
+    return 0.0
