@@ -18,9 +18,18 @@ def batch(tmp_path_factory):
     out = tmp_path_factory.mktemp("do-nothing")
     assert main(["grade", "--tasks", str(ROOT / "tasks"), "--submissions",
                  str(DATA / "do-nothing"), "--out", str(out), "--lang", "en"]) == 0
-    return {folder.name: (json.loads((folder / "results.json").read_text()),
-                          (folder / "feedback.md").read_text())
-            for folder in out.iterdir() if folder.is_dir()}
+    return Batch({folder.name: (json.loads((folder / "results.json").read_text()),
+                                (folder / "feedback.md").read_text())
+                  for folder in out.iterdir() if folder.is_dir()}, out)
+
+
+class Batch(dict):
+    def __init__(self, found, out):
+        super().__init__(found)
+        self.out = out
+
+    def html(self, student):
+        return (self.out / student / "feedback.html").read_text()
 
 
 def test_there_are_many_kinds_of_doing_nothing():
@@ -46,3 +55,5 @@ def test_a_wrong_shape_is_said_once_per_task(batch, student):
 def test_the_wrong_shape_note_names_what_came_back(batch):
     _, feedback = batch["value-only"]
     assert "Your function returns 3; expected is a pair (value, action)" in feedback
+    html = batch.html("value-only")
+    assert html.count('<div class="note" role="note">') == feedback.count("\n> **`")
