@@ -49,7 +49,7 @@ def test_a_wrong_shape_is_said_once_per_task(batch, student):
     tasks = feedback.count("\n## ")
     said = feedback.count("An answer of another shape earns no points for this call")
     assert 1 <= said <= tasks
-    assert "See the note on minimax above the table." in feedback
+    assert "See the note on minimax at the start of this task." in feedback
 
 
 def test_the_wrong_shape_note_names_what_came_back(batch):
