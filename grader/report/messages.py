@@ -26,6 +26,7 @@ class Catalogue:
         self.entries = _entries(language)
         self.text_env = self._environment(autoescape=False)
         self.html_env = self._environment(autoescape=True)
+        self._compiled: dict = {}  # (key, html) -> template: each entry is compiled once
 
     def _environment(self, autoescape: bool) -> jinja2.Environment:
         env = jinja2.Environment(autoescape=autoescape, undefined=jinja2.ChainableUndefined,
@@ -41,12 +42,19 @@ class Catalogue:
             raise KeyError(f"no message {key!r} in the {self.language} catalogue")
         return entry
 
+    def _template(self, key: str, html: bool) -> jinja2.Template:
+        template = self._compiled.get((key, html))
+        if template is None:
+            env = self.html_env if html else self.text_env
+            template = self._compiled[(key, html)] = env.from_string(self.lookup(key))
+        return template
+
     def text(self, key: str, **facts) -> str:
-        return " ".join(self.text_env.from_string(self.lookup(key)).render(**facts).split())
+        return " ".join(self._template(key, False).render(**facts).split())
 
     def html(self, key: str, **facts):
         from markupsafe import Markup
-        return Markup(" ".join(self.html_env.from_string(self.lookup(key)).render(**facts).split()))
+        return Markup(" ".join(self._template(key, True).render(**facts).split()))
 
     # -- filters -----------------------------------------------------------------------
     def node(self, name) -> str:
