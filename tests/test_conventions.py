@@ -213,3 +213,11 @@ def test_course_packages_are_checked_with_file_and_line(tmp_path, packages, mess
         "    functions: [minimax]\n    checks: [{kind: value}]\n")
     with pytest.raises(TaskFileError, match=message):
         load_course(tmp_path / "t.yaml")
+
+
+def test_numpy_scalars_a_student_returns_are_plain_numbers():
+    import numpy as np
+    from grader.sandbox.child import plain
+    assert plain([np.int64(3), np.float32(1.5), np.bool_(True), np.float64("nan")]) == [
+        3, 1.5, True, {"__float__": "nan"}]
+    assert plain(np.array([1, 2]))["__unsupported__"] == "ndarray"

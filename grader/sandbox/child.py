@@ -58,6 +58,15 @@ def plain(value, depth=0):
                 break
             result.append(plain(item, depth + 1))
         return result
+    if getattr(type(value), "__module__", None) == "numpy" and depth < MAX_DEPTH:
+        # A numpy scalar (np.int64, np.float32, np.bool_), where the course provides numpy:
+        # its Python value, which plain() then checks like any other.
+        try:
+            item = value.item()
+        except BaseException:
+            item = None
+        if type(item) in (bool, int, float, str):
+            return plain(item, depth + 1)
     try:
         text = repr(value)
     except BaseException:  # a student object whose __repr__ fails
