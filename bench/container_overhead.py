@@ -2,12 +2,13 @@
 within each round, so load on the machine hits them alike), and the one-off cost of building
 the container level's runtime template.
 
-    python bench/container_overhead.py [--runs 15]
+    python bench/container_overhead.py [--runs 15] [--packages numpy ...]
 
 startup: start a child, import submissions/korrekt's module, stop it (root removed, uid
 given back): the fixed cost a submission pays at each level, and again after every timeout.
 Needs root for the container level and working namespaces for bubblewrap; a level that does
-not work here is left out and said so.
+not work here is left out and said so.  ``--packages``: as for a course that provides those
+third-party packages (installed beside the grader), whose files every child then sees.
 """
 
 from __future__ import annotations
@@ -23,17 +24,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from grader.packages import Provision, problem_with, provision  # noqa: E402
 from grader.sandbox import chroot  # noqa: E402
 from grader.sandbox.isolation import (LEVELS, ResourceLimits, base_python,  # noqa: E402
                                       bubblewrap_works, container_problem)
 from grader.sandbox.launcher import Child, stage_runner  # noqa: E402
 
 
-def startup(script: Path, level: str) -> float:
+def startup(script: Path, level: str, packages: Provision) -> float:
     with tempfile.TemporaryDirectory() as scratch:
         started = time.perf_counter()
         child = Child(script, ROOT / "submissions/korrekt", Path(scratch), level,
-                      ResourceLimits())
+                      ResourceLimits(), packages)
         reply = json.loads(child.request({"op": "load", "module": "minimax"}, 10))
         child.stop()
         assert reply["status"] == "ok", (reply, child.output())
@@ -43,7 +45,12 @@ def startup(script: Path, level: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--packages", nargs="*", default=[])
     args = parser.parse_args()
+    for name in args.packages:
+        if problem_with(name):
+            parser.error(problem_with(name))
+    packages = provision(tuple(args.packages))
     script = stage_runner(Path(tempfile.mkdtemp()))
     levels = []
     for level in LEVELS:
@@ -56,14 +63,14 @@ def main() -> None:
     if "container" in levels:
         # container_problem's probe built a template already; time a fresh build.
         started = time.perf_counter()
-        template = chroot._build_template(base_python(), chroot.workspace())
+        template = chroot._build_template(base_python(), chroot.workspace(), packages)
         built = time.perf_counter() - started
         files = sum(1 for _ in template.rglob("*"))
         print(f"template build (one-off per batch): {built * 1000:.0f} ms, {files} entries")
     times = {level: [] for level in levels}
     for _ in range(args.runs):
         for level in levels:
-            times[level].append(startup(script, level))
+            times[level].append(startup(script, level, packages))
     base = statistics.median(times["process"])
     for level in levels:
         median = statistics.median(times[level])
@@ -76,7 +83,8 @@ def main() -> None:
         for _ in range(args.runs):
             started = time.perf_counter()
             root = chroot.ChildRoot(base_python(), script.parent.parent.parent,
-                                    ROOT / "submissions/korrekt", chroot.UID_BASE + 200_000)
+                                    ROOT / "submissions/korrekt", chroot.UID_BASE + 200_000,
+                                    packages)
             root.remove()
             durations.append(time.perf_counter() - started)
         print(f"  of which the per-child root (make + remove): median "

@@ -53,6 +53,9 @@ class ErrorInfo(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     traceback: Optional[Text] = None
     module: Optional[Text] = None
     function: Optional[Text] = None
+    package: Optional[Text] = None        # a third-party module the course does not provide
+    provided: Optional[Annotated[list[Text], msgspec.Meta(max_length=100)]] = None
+    standin: Optional[Text] = None        # a stub of the Pacman project's modules, used
 
 
 class VisitLog(msgspec.Struct, forbid_unknown_fields=True):

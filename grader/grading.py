@@ -17,6 +17,7 @@ from .answers import AnswerBook
 from .calls import Call, ItemOutcome, Observation
 from .checks import Verdict
 from .mistakes import attach_diagnoses
+from .packages import provision
 from .sandbox.isolation import ResourceLimits, best_level
 from .sandbox.launcher import Child, ChildFailure, backstop
 
@@ -30,6 +31,7 @@ class Plan:
     calls: tuple             # distinct calls, in first-use order
     withheld: frozenset = frozenset()   # hidden checks not run: the sandbox is too weak
     hidden_keys: frozenset = frozenset()  # calls that only checks not yet shown to students need
+    packages: tuple = ()     # third-party distributions the course lets students import
 
     @classmethod
     def of(cls, course, only_visible: bool = False, withhold_hidden: bool = False) -> "Plan":
@@ -53,7 +55,7 @@ class Plan:
                  for call in calls_of[check.id]}
         hidden_keys = frozenset(key for key in calls if key not in shown)
         return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld),
-                   hidden_keys)
+                   hidden_keys, tuple(getattr(course, "packages", ())))
 
     def is_shown(self, check) -> bool:
         """Whether a student sees this check's details (hidden and after-due checks: not now)."""
@@ -113,8 +115,9 @@ class SubmissionRun:
     (``wall_spent``), so that a loaded machine does not cost a correct student points."""
 
     def __init__(self, child_script: Path, submission: Path, budget: float,
-                 level: str = "process", workdir: Path | None = None):
+                 level: str = "process", workdir: Path | None = None, packages: tuple = ()):
         self.workdir = workdir     # where the scratch folder goes (a batch's own temp folder)
+        self.packages = packages   # distributions the child may import
         self.child_script = child_script
         self.submission = submission
         self.budget = budget
@@ -129,7 +132,7 @@ class SubmissionRun:
         self._scratch = tempfile.TemporaryDirectory(prefix="grader-scratch-", dir=self.workdir)
         limits = ResourceLimits(cpu_seconds=int(self.budget) + 10)
         self.child = Child(self.child_script, self.submission, Path(self._scratch.name),
-                           self.level, limits)
+                           self.level, limits, provision(self.packages))
         return self
 
     def __exit__(self, *exc) -> None:
@@ -299,7 +302,8 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
         result = SubmissionResult(student, judge_all(plan, observations, answers),
                                   problem="submission.empty", isolation=level)
     else:
-        with SubmissionRun(child_script, submission, budget, level, workdir) as run:
+        with SubmissionRun(child_script, submission, budget, level, workdir,
+                           plan.packages) as run:
             observations: dict = {}
             verdicts: dict = {}
             for shown in (True, False):

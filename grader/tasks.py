@@ -8,6 +8,7 @@ A task file describes one exercise sheet::
       prune_on_equality: true     # [true] alpha-beta cuts when beta <= alpha
       limits: {call_seconds: 2, submission_seconds: 60}
       modules: {minimax: minimax, alphabeta: minimax, negamax: minimax, evaluate: evaluation}
+      packages: [numpy]           # [none] third-party packages students may import
     tasks:
       - id: tree-blatt3
         title: Minimax am Baum
@@ -117,6 +118,7 @@ class Course:
     language: str
     files: tuple
     tasks: tuple = field(default_factory=tuple)
+    packages: tuple = ()     # distributions students may import (see grader/packages.py)
 
     @property
     def max_score(self) -> float:
@@ -147,16 +149,17 @@ def load_course(path: Path | str) -> Course:
         raise TaskFileError([Problem(str(path), 0, "the folder holds no *.yaml task file")])
     problems: list[Problem] = []
     tasks: list[Task] = []
-    titles, languages = [], []
+    titles, languages, packages = [], [], []
     seen_ids: dict[str, str] = {}
     for file in files:
         reader = _SheetReader(str(file), problems)
         sheet = reader.read()
         if sheet is None:
             continue
-        title, language, sheet_tasks = sheet
+        title, language, sheet_tasks, sheet_packages = sheet
         titles.append(title)
         languages.append(language)
+        packages += [name for name in sheet_packages if name not in packages]
         for task in sheet_tasks:
             if task.id in seen_ids:
                 problems.append(Problem(task.file, task.line, f"task id {task.id!r} is used "
@@ -168,7 +171,8 @@ def load_course(path: Path | str) -> Course:
         raise TaskFileError(sorted(problems, key=lambda p: (p.file, p.line)))
     return Course(title=" · ".join(t for t in titles if t) or path.stem,
                   language=languages[0] if languages else "en",
-                  files=tuple(str(f) for f in files), tasks=tuple(tasks))
+                  files=tuple(str(f) for f in files), tasks=tuple(tasks),
+                  packages=tuple(packages))
 
 
 class _SheetReader:
@@ -197,7 +201,7 @@ class _SheetReader:
             self.problem(document.line_of("course"), "'course' must be a mapping")
             header = LocatedDict()
         self.unknown_keys(header, ("title", "language", "prune_on_equality", "limits",
-                                   "modules", "due"))
+                                   "modules", "due", "packages"))
         self.due = self.date(header, "due")
         title = str(header.get("title", ""))
         language = header.get("language", "en")
@@ -219,19 +223,44 @@ class _SheetReader:
                                  f"{function!r} is not a Python module name")
                 else:
                     modules[str(function)] = module
+        packages = self.packages(header)
         raw_tasks = document.get("tasks")
         if not isinstance(raw_tasks, LocatedList) or not raw_tasks:
             self.problem(document.line_of("tasks") if "tasks" in document else 1,
                          "'tasks' must be a non-empty list of tasks")
-            return title, language, []
+            return title, language, [], packages
         tasks = []
         for index, raw in enumerate(raw_tasks):
             task = self.task(raw, raw_tasks.line_of(index), prune, limits, modules)
             if task is not None:
                 tasks.append(task)
-        return title, language, tasks
+        return title, language, tasks, packages
 
     # -- small readers -----------------------------------------------------------------
+    def packages(self, header) -> list[str]:
+        """The course's ``packages``: names of distributions installed beside the grader."""
+        from .packages import problem_with
+        raw = header.get("packages")
+        if raw is None:
+            return []
+        if not isinstance(raw, LocatedList):
+            self.problem(header.line_of("packages"), "'packages' must be a list of package "
+                         "names, e.g. [numpy]")
+            return []
+        names = []
+        for index, name in enumerate(raw):
+            line = raw.line_of(index)
+            if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
+                self.problem(line, f"{name!r} is not a package name; 'packages' lists names "
+                             "such as numpy")
+                continue
+            problem = problem_with(name)
+            if problem is not None:
+                self.problem(line, problem)
+            elif name not in names:
+                names.append(name)
+        return names
+
     def unknown_keys(self, mapping: LocatedDict, known) -> None:
         for key in mapping:
             if key not in known:

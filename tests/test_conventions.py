@@ -55,3 +55,169 @@ def test_conventions_that_return_no_value_or_no_action_refuse_such_checks(tmp_pa
         "    checks: [{kind: value}]\n")
     with pytest.raises(TaskFileError, match=r"t.yaml:8: a value check cannot judge"):
         load_course(tmp_path / "t.yaml")
+
+
+# -- multi-agent: what real students write ------------------------------------------------
+MULTI_AGENT = CONVENTIONS / "multi-agent"
+
+
+@pytest.fixture
+def standins():
+    """The stand-in modules util, game and pacman, imported as a student's file imports them
+    (and forgotten afterwards, so that no other test sees them)."""
+    import importlib
+    import sys
+    from grader.conventions import STANDINS
+    names = ("util", "game", "pacman")
+    saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
+    sys.path.insert(0, STANDINS)
+    try:
+        yield {name: importlib.import_module(name) for name in names}
+    finally:
+        sys.path.remove(STANDINS)
+        for name in names:
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
+
+
+def test_the_stand_ins_define_every_public_name_of_the_pacman_projects_modules(standins):
+    import yaml
+    originals = yaml.safe_load((MULTI_AGENT / "original-names.yaml").read_text())
+    missing = {module: [n for n in names if not hasattr(standins[module], n)]
+               for module, names in originals.items()}
+    assert missing == {"util": [], "game": [], "pacman": []}
+
+
+def test_the_stand_ins_pure_helpers_work_and_their_stubs_say_they_are_stand_ins(standins):
+    from grader.conventions.stubs import StandInUnavailable
+    util, game, pacman = standins["util"], standins["game"], standins["pacman"]
+    queue = util.PriorityQueue()
+    for item, priority in (("b", 2), ("a", 1), ("c", 2)):
+        queue.push(item, priority)
+    queue.update("c", 0)
+    assert [queue.pop() for _ in range(3)] == ["c", "a", "b"]
+    counter = util.Counter({"x": 2, "y": 3})
+    assert (counter["z"], counter.argMax(), counter.totalCount()) == (0, "y", 5)
+    assert util.manhattanDistance((0, 0), (2, -3)) == 5
+    assert game.Actions.directionToVector(game.Directions.NORTH) == (0, 1)
+    assert game.Actions.vectorToDirection((-1, 0)) == game.Directions.WEST
+    assert game.Directions.REVERSE[game.Directions.EAST] == game.Directions.WEST
+    assert pacman.parseAgentArgs("depth=3,evalFn=better") == {"depth": "3", "evalFn": "better"}
+
+    class AnnotatedState(pacman.GameState):   # naming and subclassing a stub is fine
+        pass
+    for use, standin in ((lambda: game.Grid(3, 3), "game.Grid"),
+                         (lambda: AnnotatedState(), "pacman.GameState"),
+                         (lambda: pacman.runGames([], []), "pacman.runGames"),
+                         (lambda: pacman.PacmanRules.getLegalActions(None), "pacman.PacmanRules"),
+                         (lambda: util.TimeoutFunction(print, 1), "util.TimeoutFunction")):
+        with pytest.raises(StandInUnavailable, match=r"is a stand-in in this grader: .* is "
+                                                     r"not available during grading") as caught:
+            use()
+        assert caught.value.standin == standin
+
+
+def test_get_legal_actions_answers_for_an_agent_not_to_move_as_the_original_does():
+    import json
+    from grader.conventions.multi_agent import TreeGameState
+    from grader.games import make_game
+    course = load_course(MULTI_AGENT / "tasks.yaml")
+    game, root = make_game(json.loads(course.task("two-ghosts").game_spec))
+    state = TreeGameState(game, root)                     # agent 0 to move
+    assert state.getLegalActions(1) == state.getLegalActions(2) == ["left", "right"]
+    leaf = state
+    for agent, action in ((0, "left"), (1, "left-g1"), (2, "a"), (0, "a1")):
+        assert leaf.getLegalActions((agent + 1) % 3) == leaf.getLegalActions(agent)
+        leaf = leaf.generateSuccessor(agent, action)
+    assert [leaf.getLegalActions(agent) for agent in range(3)] == [[], [], []]
+    with pytest.raises(ValueError, match="it is agent 0's turn"):
+        state.generateSuccessor(1, "left")     # a tree node has moves for one agent only
+    with pytest.raises(ValueError, match=r"no agent 3: agents are numbered 0\.\.2"):
+        state.getLegalActions(3)
+
+
+LEVELS = ("bubblewrap", "container", "process")
+
+
+def _level_works(level):
+    from grader.sandbox.isolation import bubblewrap_works, container_works
+    return {"bubblewrap": bubblewrap_works, "container": container_works,
+            "process": lambda: True}[level]()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_real_students_file_with_unused_imports_and_numpy_gets_full_marks(level, child_script):
+    """`from game import Agent, AgentState, Grid, Actions, Directions`, `import numpy` (the
+    course provides it), getLegalActions(agentIndex) of an agent not to move as the terminal
+    test: full marks at every isolation level."""
+    from grader.batch import budget_of, prepare
+    from grader.grading import grade_submission
+    if not _level_works(level):
+        pytest.skip(f"the {level} level does not work here")
+    course = load_course(MULTI_AGENT / "tasks.yaml")
+    assert course.packages == ("numpy",)
+    plan, answers = prepare(course)
+    result = grade_submission(plan, answers, child_script, MULTI_AGENT / "echt",
+                              budget_of(course), level)
+    assert [(v.check.id, v.reason, v.facts) for v in result.verdicts if not v.passed] == []
+    assert result.score == result.max_score == 6
+
+
+def _feedback(result, course):
+    from grader.report.messages import Catalogue
+    from grader.report.views import student_view
+    return str(student_view(result, course, Catalogue("en"), html=False))
+
+
+def test_an_import_of_a_package_the_course_does_not_provide_is_named_as_such(grade):
+    course = load_course(MULTI_AGENT / "tasks.yaml")
+    result = grade(MULTI_AGENT / "fremdes-paket", course)
+    assert result.score == 0
+    assert {v.reason for v in result.verdicts} == {"call.import-error"}
+    assert {v.facts["package"] for v in result.verdicts} == {"pandas"}
+    assert ("multiAgents.py cannot be loaded (line 4): import pandas: this course does not "
+            "provide the package pandas (it provides: numpy).") in _feedback(result, course)
+
+
+def test_numpy_is_out_of_reach_when_the_course_does_not_provide_it(grade):
+    from dataclasses import replace
+    course = replace(load_course(MULTI_AGENT / "tasks.yaml"), packages=())
+    result = grade(MULTI_AGENT / "echt", course)
+    assert {(v.reason, v.facts.get("package")) for v in result.verdicts} == {
+        ("call.import-error", "numpy")}
+    assert ("import numpy: this course does not provide the package numpy (it provides: "
+            "none).") in _feedback(result, course)
+
+
+def test_a_stand_in_used_during_the_search_says_it_is_a_stand_in(grade):
+    course = load_course(MULTI_AGENT / "tasks.yaml")
+    result = grade(MULTI_AGENT / "platzhalter", course)
+    minimax = [v for v in result.verdicts if v.check.function == "MinimaxAgent"]
+    assert {(v.reason, v.facts.get("standin")) for v in minimax} == {("item.error", "game.Grid")}
+    assert ("Your function uses game.Grid (multiAgents.py, line 19): game.Grid is a stand-in in "
+            "this grader and not available during grading") in _feedback(result, course)
+
+
+@pytest.mark.parametrize("packages, message", [
+    ("[no-such-package-anywhere]", r"t.yaml:3: package 'no-such-package-anywhere' is not "
+                                   r"installed in the grader's environment"),
+    ("numpy", r"t.yaml:3: 'packages' must be a list of package names"),
+    ("[gametree-grader]", r"t.yaml:3: gametree-grader is the grader itself"),
+    ("['numpy; rm -rf /']", r"t.yaml:3: 'numpy; rm -rf /' is not a package name"),
+])
+def test_course_packages_are_checked_with_file_and_line(tmp_path, packages, message):
+    from grader.tasks import TaskFileError
+    (tmp_path / "t.yaml").write_text(
+        f"course:\n  title: t\n  packages: {packages}\n"
+        "tasks:\n  - id: t\n    game: tree\n    tree: {A: {B: [1], C: [2]}}\n"
+        "    functions: [minimax]\n    checks: [{kind: value}]\n")
+    with pytest.raises(TaskFileError, match=message):
+        load_course(tmp_path / "t.yaml")
+
+
+def test_numpy_scalars_a_student_returns_are_plain_numbers():
+    import numpy as np
+    from grader.sandbox.child import plain
+    assert plain([np.int64(3), np.float32(1.5), np.bool_(True), np.float64("nan")]) == [
+        3, 1.5, True, {"__float__": "nan"}]
+    assert plain(np.array([1, 2]))["__unsupported__"] == "ndarray"

@@ -7,7 +7,14 @@ agents.  ``getScore()`` is a leaf's value or a node's heuristic value; ``isWin()
 leaves (except those marked lose), ``isLose()`` for leaves marked lose.  Visits: every method
 of a state visits it except ``generateSuccessor`` (which, like ``result``, only makes the
 child).  The call returns ``[None, action]``: such agents return no value.
+
+As in the original, ``getLegalActions(i)`` answers for any agent ``i``, also one that is not
+to move: the node's actions, or ``[]`` at a terminal node (so it serves as a terminal test).
+``generateSuccessor`` for an agent that is not to move is refused, although the original would
+move that agent: a tree node has moves for one agent only, so it is the student's mistake.
 """
+
+import operator
 
 from ..games import make_game
 
@@ -23,6 +30,7 @@ class TreeGameState:
         return self._game._rules
 
     def _check_agent(self, agent_index):
+        self._check_index(agent_index)
         expected = self._rules().agent_index(self._state)
         if agent_index != expected:
             raise ValueError(f"it is agent {expected}'s turn in state {self._state!r}, "
@@ -32,10 +40,20 @@ class TreeGameState:
         self._game.to_move(self._state)
         return len(self._rules().cycle)
 
+    def _check_index(self, agent_index):
+        agents = len(self._rules().cycle)
+        try:
+            index = operator.index(agent_index)
+        except TypeError:
+            index = None
+        if index is None or not 0 <= index < agents:
+            raise ValueError(f"there is no agent {agent_index!r}: agents are numbered "
+                             f"0..{agents - 1}")
+
     def getLegalActions(self, agentIndex=0):
+        self._check_index(agentIndex)
         if self._game.is_terminal(self._state):
             return []
-        self._check_agent(agentIndex)
         return self._game.actions(self._state)
 
     def generateSuccessor(self, agentIndex, action):

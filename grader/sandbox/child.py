@@ -1,7 +1,10 @@
 """The child-side runner: imports a student's modules and runs calls on request.
 
 Started by the parent as ``python -s -S -B -u child.py REQUEST_FD REPLY_FD SUBMISSION_DIR
-LIMITS [--seccomp-fd FD] [--chdir DIR]`` in an environment the parent built from scratch.
+LIMITS [--seccomp-fd FD] [--chdir DIR] [--provides NAMES --packages DIR]`` in an environment
+the parent built from scratch.  ``--packages`` is the folder holding the third-party packages
+the course provides (comma-separated ``NAMES``); it goes on the import path after the standard
+library, and an import of any other third-party module is reported as such.
 With ``--seccomp-fd`` (the container level, see ``isolation.py``) it first sets
 PR_SET_NO_NEW_PRIVS and installs the seccomp program read from FD, and if that fails it answers
 every request with an error and never loads student code.  It
@@ -55,6 +58,15 @@ def plain(value, depth=0):
                 break
             result.append(plain(item, depth + 1))
         return result
+    if getattr(type(value), "__module__", None) == "numpy" and depth < MAX_DEPTH:
+        # A numpy scalar (np.int64, np.float32, np.bool_), where the course provides numpy:
+        # its Python value, which plain() then checks like any other.
+        try:
+            item = value.item()
+        except BaseException:
+            item = None
+        if type(item) in (bool, int, float, str):
+            return plain(item, depth + 1)
     try:
         text = repr(value)
     except BaseException:  # a student object whose __repr__ fails
@@ -62,8 +74,28 @@ def plain(value, depth=0):
     return {"__unsupported__": type(value).__name__, "repr": str.__str__(text)[:200]}
 
 
+PROVIDED = []   # the names of the packages the course provides (--provides)
+STANDIN_ERRORS = ()   # set by Runner: the exception the Pacman project's stand-ins raise
+
+
+def missing_package(error):
+    """The top-level name a student imported that is neither in the standard library nor
+    provided by the course, or None.  Only when that top-level module itself is missing: a
+    missing submodule of something importable is an ordinary error."""
+    if not isinstance(error, ModuleNotFoundError):
+        return None
+    name = getattr(error, "name", None)
+    if not isinstance(name, str) or not name or "." in name:
+        return None
+    if name in getattr(sys, "stdlib_module_names", ()) or name in sys.builtin_module_names:
+        return None
+    return name
+
+
 def describe_exception(error, student_dir):
-    """Type, message and the innermost place in the student's own files, for the feedback."""
+    """Type, message and the innermost place in the student's own files, for the feedback;
+    for an import of a package the course does not provide, the package (and what the course
+    provides), and for a stand-in of the Pacman project used during grading, its name."""
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if os.path.abspath(f.filename).startswith(student_dir + os.sep)]
     where = frames[-1] if frames else None
@@ -76,13 +108,22 @@ def describe_exception(error, student_dir):
     except BaseException:
         message = "?"
     text = "".join(own_frames) + f"{type(error).__name__}: {message}"
-    return {"type": type(error).__name__, "message": message[:MAX_TEXT], "file": file,
-            "line": line, "traceback": text.replace(student_dir + os.sep, "")[-4000:]}
+    details = {"type": type(error).__name__, "message": message[:MAX_TEXT], "file": file,
+               "line": line, "traceback": text.replace(student_dir + os.sep, "")[-4000:]}
+    package = missing_package(error)
+    if package is not None:
+        details.update(package=package[:MAX_TEXT], provided=list(PROVIDED))
+    if isinstance(error, STANDIN_ERRORS):
+        details["standin"] = str(error.standin)[:MAX_TEXT]
+    return details
 
 
 class Runner:
     def __init__(self, student_dir):
+        global STANDIN_ERRORS
         from grader.conventions import CONVENTIONS, STANDINS
+        from grader.conventions.stubs import StandInUnavailable
+        STANDIN_ERRORS = (StandInUnavailable,)
         self.student_dir = os.path.abspath(student_dir)
         self.conventions = CONVENTIONS
         self.standins = STANDINS
@@ -252,6 +293,9 @@ def main(argv):
     sys.dont_write_bytecode = True
     runner = Runner(student_dir)
     sys.path.insert(1, runner.student_dir)
+    if "--packages" in options:
+        sys.path.append(options["--packages"])
+        PROVIDED[:] = [n for n in options.get("--provides", "").split(",") if n]
     # Last, so that a student's own util.py or game.py wins over the stand-ins.
     sys.path.append(runner.standins)
     requests = os.fdopen(request_fd, "r", encoding="utf-8")

@@ -11,7 +11,10 @@ per-child chroot holding only what the child needs (see ``isolation.py``).
   dynamic loader and the standard library without site-packages, at the same absolute paths
   as outside (so ``sys.prefix`` works unchanged).  The pure-Python stdlib is packed, with the
   bytecode of its own ``__pycache__``, into the ``pythonXY.zip`` CPython already has first
-  on sys.path: each child's root then links ~140 entries instead of ~1500.
+  on sys.path: each child's root then links ~140 entries instead of ~1500.  A course's
+  third-party packages (``packages:``) go into the template too, under ``/packages``, with the
+  shared libraries their extension modules need (a template per interpreter and set of
+  packages).
 * ``ChildRoot`` makes one child's root from the template (hard links where possible), adds
   ``/runner``, ``/submission``, a private ``/tmp`` and two device nodes, and removes it all.
 
@@ -285,7 +288,7 @@ def _stdlib_files(stdlib: str) -> list[str]:
     return found
 
 
-_templates: dict[str, Path] = {}
+_templates: dict[tuple, Path] = {}
 _templates_lock = threading.Lock()
 _workspace: Path | None = None
 
@@ -303,15 +306,42 @@ def workspace() -> Path:
     return _workspace
 
 
-def runtime_template(python: str) -> Path:
-    """The read-only runtime tree for ``python``, built on first use (cached per interpreter)."""
+def runtime_template(python: str, packages=None) -> Path:
+    """The read-only runtime tree for ``python`` with the course's ``packages`` (a
+    ``grader.packages.Provision``), built on first use (cached per interpreter and packages)."""
+    key = (python, packages.entries if packages else ())
     with _templates_lock:
-        if python not in _templates:
-            _templates[python] = _build_template(python, workspace())
-        return _templates[python]
+        if key not in _templates:
+            _templates[key] = _build_template(python, workspace(), packages)
+        return _templates[key]
 
 
-def _build_template(python: str, where: Path) -> Path:
+def _add_packages(tree: "_Tree", packages) -> None:
+    """The packages' files and folders, root-owned and read-only, under ``/packages``, and
+    the shared libraries outside them that their extension modules load (libraries they
+    bring along, such as ``numpy.libs``, are found inside through ``$ORIGIN``)."""
+    from .isolation import PACKAGES_MOUNT, package_entries
+    entries = package_entries(packages)
+    if not entries:
+        return
+    folder = tree.directory(PACKAGES_MOUNT)
+    extensions = []
+    for name, entry in entries.items():
+        if os.path.isdir(entry):
+            _copy_read_only(Path(entry), folder / name)
+            extensions += [os.path.join(top, file) for top, _, files in os.walk(entry)
+                           for file in files if ".so" in file]
+        else:
+            _copy_normalised(entry, folder / name)
+            if ".so" in name:
+                extensions.append(entry)
+    inside = tuple(entry + os.sep for entry in entries.values())
+    for library in sorted(shared_libraries(extensions)) if extensions else ():
+        if not library.startswith(inside):
+            tree.add_file(library)
+
+
+def _build_template(python: str, where: Path, packages=None) -> Path:
     root = Path(tempfile.mkdtemp(prefix="template-", dir=where))
     os.chmod(root, 0o755)
     tree = _Tree(root)
@@ -344,6 +374,8 @@ def _build_template(python: str, where: Path) -> Path:
     files += sorted(shared_libraries(extensions))
     for path in files:
         tree.add_file(path)
+    if packages:
+        _add_packages(tree, packages)
     tree.finish()
     # Character devices made once here; children's roots hard-link them (the nodes are
     # root-owned, the child can only read and write the device).
@@ -448,12 +480,12 @@ def _copy_read_only(source: Path, target: Path) -> None:
 
 
 class ChildRoot:
-    """One child's root: the runtime, /runner, /submission, a private /tmp, /dev/null and
-    /dev/urandom; nothing else."""
+    """One child's root: the runtime (with the course's packages under /packages, if any),
+    /runner, /submission, a private /tmp, /dev/null and /dev/urandom; nothing else."""
 
-    def __init__(self, python: str, stage: Path, submission: Path, uid: int):
+    def __init__(self, python: str, stage: Path, submission: Path, uid: int, packages=None):
         self.uid = uid
-        template = runtime_template(python)
+        template = runtime_template(python, packages)
         self.path = Path(tempfile.mkdtemp(prefix=f"root-{uid}-", dir=template.parent))
         try:
             os.chmod(self.path, 0o755)

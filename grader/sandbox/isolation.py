@@ -31,6 +31,13 @@ sockets and SysV IPC stay reachable), and the scratch ``/tmp`` is bounded per fi
 the same runner, rlimits, timeouts, a new session and a group kill (and the cgroup where one
 can be made).  Hidden checks are withheld here unless the instructor insists.
 
+Third-party packages a course provides (``packages:``, see ``grader/packages.py``) are the
+one exception to the masked site-packages: their top-level files and folders appear read-only
+under ``/packages`` (bubblewrap: bind mounts; container: copies in the root's template,
+with the shared libraries their extension modules need; process: a folder of links in the
+scratch folder), which the runner puts on its import path after the standard library; the rest
+of site-packages stays out of sight at every level.
+
 At every level, the child lowers its own rlimits (CPU seconds, address space, open files, file
 size, no core dumps, processes) before it imports any student code.
 """
@@ -63,6 +70,10 @@ SANDBOX_UID = 65534
 CPU_PERIOD_US = 100_000          # cgroup CPU quota period; the quota is one full period
 RUNNER_MOUNT = "/runner"
 SUBMISSION_MOUNT = "/submission"
+PACKAGES_MOUNT = "/packages"
+# Numerical libraries start a thread per core at import; the child has one core (cgroup) and
+# at most 64 processes, so they get one thread.
+PACKAGE_THREADS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # Syscalls a search never needs; refused with EPERM inside the sandbox.
 DENIED_SYSCALLS = ("ptrace", "bpf", "keyctl", "add_key", "request_key", "userfaultfd",
                    "perf_event_open", "mount", "umount2", "pivot_root", "unshare", "setns",
@@ -385,17 +396,44 @@ def _python_mounts(python: str) -> list[str]:
     return arguments
 
 
+def package_entries(packages) -> dict[str, str]:
+    """Name under ``/packages`` -> the file or folder of site-packages it shows (the first of
+    two entries with one name wins)."""
+    entries: dict[str, str] = {}
+    for entry in packages.entries if packages else ():
+        entries.setdefault(os.path.basename(entry), entry)
+    return entries
+
+
+def process_package_folder(packages, folder: Path) -> Path:
+    """At the process level: a folder of symbolic links to the provided packages' entries,
+    for the child's import path (site-packages itself would show every package)."""
+    folder.mkdir(exist_ok=True)
+    for name, entry in package_entries(packages).items():
+        link = folder / name
+        if not link.is_symlink():
+            os.symlink(entry, link)
+    return folder
+
+
 def command(level: str, stage: Path, child_script: Path, submission: Path, request_fd: int,
             reply_fd: int, limits: ResourceLimits, seccomp_fd: int | None,
-            root: Path | None = None, uid: int | None = None) -> list[str]:
-    """The argv that starts the child at ``level`` (``container``: in ``root``, as ``uid``)."""
+            root: Path | None = None, uid: int | None = None, packages=None,
+            package_folder: Path | None = None) -> list[str]:
+    """The argv that starts the child at ``level`` (``container``: in ``root``, as ``uid``;
+    ``packages``: the course's ``grader.packages.Provision``, shown at ``/packages``, at the
+    process level in ``package_folder``)."""
     import json
     python = base_python() if level != "process" else sys.executable
     child_arguments = [str(request_fd), str(reply_fd)]
     limits_json = json.dumps(limits.as_child_argument())
+    provided: list[str] = []
+    if packages:
+        provided = ["--provides", ",".join(packages.names), "--packages",
+                    str(package_folder) if level == "process" else PACKAGES_MOUNT]
     if level == "process":
         return [python, *CHILD_FLAGS, str(child_script), *child_arguments,
-                str(submission), limits_json]
+                str(submission), limits_json, *provided]
     inside_script = f"{RUNNER_MOUNT}/{child_script.relative_to(stage).as_posix()}"
     if level == "container":
         if root is None or uid is None or seccomp_fd is None:
@@ -406,7 +444,7 @@ def command(level: str, stage: Path, child_script: Path, submission: Path, reque
         return [chroot_binary() or "chroot", f"--userspec={uid}:{uid}", f"--groups={uid}",
                 str(root), python, *CHILD_FLAGS, inside_script, *child_arguments,
                 SUBMISSION_MOUNT, limits_json, "--seccomp-fd", str(seccomp_fd),
-                "--chdir", "/tmp"]
+                "--chdir", "/tmp", *provided]
     arguments = ["bwrap", "--unshare-all", "--unshare-user", "--die-with-parent",
                  "--new-session", "--clearenv", "--cap-drop", "ALL",
                  "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox",
@@ -418,10 +456,19 @@ def command(level: str, stage: Path, child_script: Path, submission: Path, reque
                  "--remount-ro", "/", "--chdir", "/tmp",
                  "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
                  "--setenv", "PYTHONHASHSEED", "0", "--setenv", "HOME", "/tmp"]
+    if packages:
+        # Mounted before "/" is made read-only; bind mounts of their own, read-only as well.
+        position = arguments.index("--remount-ro")
+        mounts = []
+        for name, entry in package_entries(packages).items():
+            mounts += ["--ro-bind", entry, f"{PACKAGES_MOUNT}/{name}"]
+        for variable, value in PACKAGE_THREADS.items():
+            mounts += ["--setenv", variable, value]
+        arguments[position:position] = mounts
     if seccomp_fd is not None:
         arguments += ["--seccomp", str(seccomp_fd)]
     return arguments + ["--", python, *CHILD_FLAGS, inside_script, *child_arguments,
-                        SUBMISSION_MOUNT, limits_json]
+                        SUBMISSION_MOUNT, limits_json, *provided]
 
 
 def seccomp_fd() -> int | None:

@@ -22,8 +22,10 @@ import threading
 import time
 from pathlib import Path
 
+from ..packages import Provision
 from . import chroot
-from .isolation import Cgroup, ResourceLimits, base_python, command, seccomp_fd
+from .isolation import (PACKAGE_THREADS, Cgroup, ResourceLimits, base_python, command,
+                        process_package_folder, seccomp_fd)
 
 GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
@@ -161,8 +163,10 @@ class Child:
     """One running child process for one submission; restarted after a timeout or crash."""
 
     def __init__(self, child_script: Path, submission: Path, scratch: Path,
-                 level: str = "process", limits: ResourceLimits = ResourceLimits()):
+                 level: str = "process", limits: ResourceLimits = ResourceLimits(),
+                 packages: Provision = Provision()):
         self.child_script = child_script
+        self.packages = packages      # third-party packages the course provides
         self.stage = child_script.parent.parent.parent
         self.submission = submission.resolve()
         self.scratch = scratch
@@ -183,6 +187,8 @@ class Child:
             raise Interrupted()
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                "PYTHONIOENCODING": "utf-8"}
+        if self.packages:
+            env.update(PACKAGE_THREADS)
         if self.level == "container":
             if self.stage / "grader" / "sandbox" / "child.py" != self.child_script:
                 raise ValueError(f"{self.child_script}: not a runner staged by stage_runner")
@@ -190,7 +196,7 @@ class Child:
             self.uid = chroot.UIDS.acquire()
             try:
                 self.root = chroot.ChildRoot(base_python(), self.stage, self.submission,
-                                             self.uid)
+                                             self.uid, self.packages)
             except BaseException:
                 chroot.UIDS.release(self.uid)
                 self.uid = None
@@ -200,9 +206,12 @@ class Child:
         filter_fd = seccomp_fd() if self.level in ("bubblewrap", "container") else None
         passed = [request_read, reply_write] + ([filter_fd] if filter_fd is not None else [])
         try:
+            folder = (process_package_folder(self.packages, self.scratch / "packages")
+                      if self.level == "process" and self.packages else None)
             argv = command(self.level, self.stage, self.child_script, self.submission,
                            request_read, reply_write, self.limits, filter_fd,
-                           self.root.path if self.root else None, self.uid)
+                           self.root.path if self.root else None, self.uid,
+                           self.packages, folder)
             self.cgroup = Cgroup.create(self.limits)
             if self.cgroup is not None:
                 # Join the cgroup before exec, so that no process the child starts escapes it.
