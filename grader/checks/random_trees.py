@@ -215,6 +215,7 @@ def example(check, spec, difference, answer, horizon=None) -> dict:
             else to_yaml(spec, with_eval=bool(check.option("search_depth"))))
     facts = {"tree": tree, "horizon": horizon, "pacman": multi_agent,
              "returns_value": answer.get("returns_value", True),
+             "returns_action": answer.get("returns_action", True),
              "spec": spec, "values": answer.get("values", {}),
              "nodes": size(spec), "aspect": difference["aspect"],
              "expected": {"value": answer["value"], "action": answer["action"],
