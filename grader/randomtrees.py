@@ -107,18 +107,23 @@ def to_pacman(spec: dict, depth: int) -> str:
     them back): agents, depth in rounds, start, win and lose states, ``state action next``
     successor lines and ``state value`` evaluation lines; ``;`` stands for a line break."""
     nodes = spec["nodes"]
+    agents = len(spec.get("players") or ("MAX", "MIN"))
+    level, stack = {spec["root"]: 0}, [spec["root"]]
+    while stack:
+        name = stack.pop()
+        for child in nodes[name].get("children") or []:
+            level[child] = level[name] + 1
+            stack.append(child)
     successors, evaluation, win, lose = [], [], [], []
     for name, node in nodes.items():
         labels = node.get("actions") or node.get("children") or []
         successors.extend(f"{name} {label} {child}"
                           for label, child in zip(labels, node.get("children") or []))
-        if node.get("children"):
-            if node.get("eval") is not None:
-                evaluation.append(f"{name} {node['eval']}")
-        else:
+        if not node.get("children"):
             evaluation.append(f"{name} {node['value']}")
             (lose if node.get("outcome") == "lose" else win).append(name)
-    agents = len(spec.get("players") or ("MAX", "MIN"))
+        elif level[name] == depth * agents:  # only the horizon's inner states are evaluated
+            evaluation.append(f"{name} {node.get('eval') or 0}")
     return (f'num_agents: "{agents}"; depth: "{depth}"; start_state: "{spec["root"]}"; '
             f'win_states: "{" ".join(win)}"; lose_states: "{" ".join(lose)}"; '
             f'successors: "{", ".join(successors)}"; evaluation: "{", ".join(evaluation)}"')

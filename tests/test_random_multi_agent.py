@@ -110,3 +110,27 @@ def test_a_multi_agent_random_tree_check_needs_no_fixed_tree(tmp_path):
         "    checks: [{kind: random-trees, agents: [1, 2], search_depth: [1, 3]}]\n")
     check = load_course(tmp_path / "t.yaml").tasks[0].checks[0]
     assert {len(t["players"]) for t in trees_of(check)} == {2, 3}
+
+
+def test_a_pacman_style_counterexample_reads_back_as_a_tree_test(agents_course, tmp_path):
+    """What the feedback shows is a tree test `grader import-trees` accepts, with the same
+    answers: a student can paste it into the project's test folder."""
+    from grader.cli import main
+    from grader.randomtrees import to_pacman
+    check = random_check(agents_course, "AlphaBetaAgent", 2)
+    for number, (tree, horizon) in enumerate(zip(trees_of(check)[:8], horizons_of(check))):
+        fields = dict(part.split(": ", 1) for part in to_pacman(tree, horizon).split("; "))
+        lines = {key: value.strip('"').split(", ") for key, value in fields.items()}
+        answer = answer_search("alphabeta", tree, horizon * len(tree["players"]), False,
+                               "multi-agent")
+        test = ['class: "GraphGameTreeTest"', 'alg: "AlphaBetaAgent"']
+        test += [f"{key}: {fields[key]}" for key in ("num_agents", "depth", "start_state",
+                                                       "win_states", "lose_states")]
+        for block in ("successors", "evaluation"):
+            test += [f'{block}: """', *lines[block], '"""']
+        (tmp_path / f"t{number}.test").write_text("\n".join(test) + "\n")
+        (tmp_path / f"t{number}.solution").write_text(
+            f'action: "{answer["action"]}"\ngenerated: "{" ".join(sorted(answer["visits"]))}"\n')
+    out = tmp_path / "back.yaml"
+    assert main(["import-trees", str(tmp_path), "--out", str(out)]) == 0
+    assert main(["validate", str(out)]) == 0, "the same action and generated states"
