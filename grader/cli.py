@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -68,6 +69,8 @@ def main(argv=None) -> int:
     importer.add_argument("--out", help="task file to write [print to the terminal]")
     importer.add_argument("--module", default="multiAgents",
                           help="the students' module with the agents [multiAgents]")
+    importer.add_argument("--prefix", help="prefix of the task ids, so that several folders "
+                          "can be imported into one course [the folder's name]")
 
     args = parser.parse_args(argv)
     return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
@@ -81,7 +84,13 @@ def cmd_import(args) -> int:
     if not folder.is_dir():
         err.print(f"{folder}: no such folder", markup=False)
         return EXIT_BAD_INPUT
-    document, problems = import_trees(folder, args.module)
+    if args.prefix is not None and not re.fullmatch(r"[A-Za-z0-9_.-]+", args.prefix):
+        err.print(f"--prefix {args.prefix!r}: use letters, digits, '-', '_' or '.'",
+                  markup=False)
+        return EXIT_BAD_INPUT
+    document, problems, skipped = import_trees(folder, args.module, args.prefix)
+    for warning in skipped:
+        err.print(f"warning: {warning}", markup=False, highlight=False)
     for problem in problems:
         err.print(str(problem), markup=False, highlight=False)
     if not document["tasks"]:

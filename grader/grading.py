@@ -248,10 +248,12 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
         return verdict
     from .answers import answer_search, reference_depth
     from .calls import canonical
-    from .checks.random_trees import compare_tree, example, trees_of
+    from .checks.random_trees import call_for_horizon, compare_tree, example, trees_of
     from .shrinking import shrink
 
-    call = plan.calls_of[verdict.check.id][0]
+    # The failing tree's own horizon: every smaller tree is searched with the same depth.
+    horizon = verdict.facts.get("horizon")
+    call = call_for_horizon(verdict.check, plan.calls_of[verdict.check.id], horizon)
     probe_limit = min(call.time_limit, 1.0)
     seen: dict[str, tuple] = {}
 
@@ -278,7 +280,8 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
     if difference is None:
         return verdict
     return replace(verdict, facts={**verdict.facts, "shrunk": True,
-                                   "example": example(verdict.check, minimal, difference, answer)})
+                                   "example": example(verdict.check, minimal, difference, answer,
+                                                      horizon)})
 
 
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,

@@ -5,10 +5,18 @@ Such a test is a ``NAME.test`` file of ``key: "value"`` and ``key: \"\"\"multi-l
 ``num_agents``, ``start_state``, ``win_states`` and ``lose_states`` (space-separated),
 ``successors`` (lines ``state action next``) and ``evaluation`` (lines ``state value``), with
 a ``NAME.solution`` file holding ``action`` and ``generated`` (the states the search made).
-Each test becomes a task of the multi-agent convention that checks the same: the action, and
-the nodes the search visits (which for those agents are the states it generates).  The
-solution's answers are written as pins, so ``grader validate`` confirms that this grader's
-reference agrees with them.
+Each test becomes a task of the multi-agent convention that checks what the project's
+autograder checks: the action (the solution's, i.e. the first optimal one) and the *set* of
+states the search generates (in any order).  The solution's answers are written as pins
+(``action``, the number of generated states, and the states within the horizon that are never
+generated as ``pruned``), so ``grader validate`` confirms that this grader's reference
+agrees with them.
+
+Tests this grader cannot represent (other test classes such as ``PacmanGameTreeTest``, other
+algorithms, graphs in which a state has two parents, tests without a solution) are skipped
+with a warning; a file that is malformed is a problem.  Task ids are ``PREFIX-NAME`` (the
+prefix defaults to the folder's name), so that several folders can be imported into one
+course.
 """
 
 from __future__ import annotations
@@ -29,6 +37,14 @@ class ImportError_(Exception):
     def __init__(self, problems: list[Problem]):
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
+
+
+class NotATree(Exception):
+    """A well-formed test that this grader cannot represent: skipped with a warning."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(str(problem))
+        self.problem = problem
 
 
 def parse_pairs(path: Path) -> tuple[dict, dict]:
@@ -76,8 +92,8 @@ def tree_of(test: dict, lines: dict, path: Path) -> tuple[str, dict]:
             continue
         state, action, child = parts
         if child in parents:
-            problems.append(Problem(str(path), lines.get("successors", 0) + offset,
-                                    f"{child!r} has two parents; only trees can be imported"))
+            raise NotATree(Problem(str(path), lines.get("successors", 0) + offset,
+                                   f"{child!r} has two parents; only trees can be imported"))
         parents[child] = state
         successors.setdefault(state, []).append((action, child))
     evaluation = {}
@@ -119,49 +135,89 @@ def _format(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def import_trees(folder: Path, module: str = "multiAgents") -> tuple[dict, list[Problem]]:
-    """A task-file document for every ``*.test`` in ``folder`` that has a ``.solution``."""
-    tasks, problems = [], []
+TREE_TEST = "GraphGameTreeTest"
+
+
+def default_prefix(folder: Path) -> str:
+    """The id prefix of a folder's tasks: its name (``q2``), made a valid id."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", folder.resolve().name) or "imported"
+
+
+def import_trees(folder: Path, module: str = "multiAgents", prefix: str | None = None
+                 ) -> tuple[dict, list[Problem], list[Problem]]:
+    """A task-file document for every tree test in ``folder``, the problems of malformed
+    files, and warnings for the tests that were skipped because they are no tree tests."""
+    prefix = default_prefix(folder) if prefix is None else prefix
+    tasks, problems, skipped = [], [], []
     for test_path in sorted(folder.glob("*.test")):
         try:
             test, lines = parse_pairs(test_path)
+            kind = test.get("class", TREE_TEST)
+            if kind != TREE_TEST or "successors" not in test:
+                raise NotATree(Problem(str(test_path), lines.get("class", 1),
+                                       f"a {kind} test, not a game-tree test "
+                                       f"({TREE_TEST} with successors); skipped"))
+            if test.get("alg") not in ALGORITHMS:
+                raise NotATree(Problem(str(test_path), lines.get("alg", 1),
+                                       f"alg {test.get('alg')!r} is none of "
+                                       f"{', '.join(sorted(ALGORITHMS))}; skipped"))
             solution_path = test_path.with_suffix(".solution")
             if not solution_path.exists():
-                problems.append(Problem(str(test_path), 1, f"no {solution_path.name} beside it"))
-                continue
+                raise NotATree(Problem(str(test_path), 1, f"no {solution_path.name} beside "
+                                       "it, so nothing to check against; skipped"))
             solution, _ = parse_pairs(solution_path)
-            if test.get("alg") not in ALGORITHMS:
-                problems.append(Problem(str(test_path), lines.get("alg", 1), "alg must be one "
-                                        f"of {', '.join(sorted(ALGORITHMS))}"))
-                continue
             root, tree = tree_of(test, lines, test_path)
+        except NotATree as skip:
+            skipped.append(skip.problem)
+            continue
         except ImportError_ as error:
             problems.extend(error.problems)
             continue
         agents = int(test.get("num_agents", "2"))
+        depth = int(test.get("depth", "1"))
         lose = test.get("lose_states", "").split()
         generated = solution.get("generated", "").split()
+        never_generated = sorted(set(within_horizon(test, depth * agents)) - set(generated))
         task = {
-            "id": re.sub(r"[^A-Za-z0-9_.-]", "-", test_path.stem),
-            "title": f"{test['alg']} on {test_path.name}",
+            "id": f"{prefix}-{re.sub(r'[^A-Za-z0-9_.-]', '-', test_path.stem)}",
+            "title": f"{test['alg']} on {folder.name}/{test_path.name}",
             "convention": "multi-agent",
             "module": module,
             "game": "tree",
             "players": ["MAX"] + ["MIN"] * (agents - 1),
-            "depth": int(test.get("depth", "1")),
+            "depth": depth,
             "tree": tree,
             "functions": [test["alg"]],
-            "checks": [{"kind": "action", "points": 1},
+            # As the project's autograder: the solution's action, the generated states as a set.
+            "checks": [{"kind": "action", "accept": "first", "points": 1},
                        {"kind": "visited", "order": "set", "points": 1}],
             "expect": {test["alg"]: {"action": solution.get("action"),
-                                     "visited": len(generated)}},
+                                     "visited": len(generated),
+                                     "pruned": never_generated}},
         }
         if lose:
             task["lose_states"] = lose
         tasks.append(task)
     document = {"course": {"title": f"Imported game-tree tests ({folder.name})",
                            "language": "en"}, "tasks": tasks}
-    return document, problems
+    return document, problems, skipped
+
+
+def within_horizon(test: dict, plies: int) -> list[str]:
+    """The states a full search to ``plies`` plies generates: all of them down to the horizon,
+    none below a terminal (win or lose) state."""
+    successors: dict[str, list[str]] = {}
+    for line in test.get("successors", "").splitlines():
+        if line.strip():
+            state, _, child = line.split()
+            successors.setdefault(state, []).append(child)
+    terminal = set(test.get("win_states", "").split()) | set(test.get("lose_states", "").split())
+    result, frontier = [test["start_state"]], [test["start_state"]]
+    for _ in range(plies):
+        frontier = [child for state in frontier if state not in terminal
+                    for child in successors.get(state, ())]
+        result.extend(frontier)
+    return result
 
 
 def to_yaml(document: dict) -> str:

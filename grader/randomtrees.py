@@ -23,6 +23,11 @@ class Shape:
     leaf_share: float = 0.15           # chance that a node above the bottom is a leaf
     chains: float = 0.0                # chance that an inner node below the root has one child
     floats: bool = False
+    # Multi-agent trees (agent 0 MAX, agents 1..k MIN): ``agents`` is the range of k, drawn per
+    # tree; ``depth`` then counts rounds of all agents, leaves are win or lose states (half
+    # of them lose), and ``max_nodes`` keeps deep rounds of several agents small enough to run.
+    agents: tuple | None = None
+    max_nodes: int = 400
 
 
 def generate(seed: int, count: int, shape: Shape = Shape()) -> list[dict]:
@@ -30,8 +35,33 @@ def generate(seed: int, count: int, shape: Shape = Shape()) -> list[dict]:
     return [_tree(rng, shape) for _ in range(count)]
 
 
+def horizons(seed: int, count: int, search_depth) -> list:
+    """The depth limit of each of ``count`` trees: ``search_depth`` itself when it is a number,
+    one drawn per tree from ``[low, high]`` when it is a range (so that horizons of both
+    parities meet the same search), ``None`` for each tree when there is none.  Drawn from a
+    generator of their own, so adding a range never changes the trees of a seed."""
+    if search_depth is None or isinstance(search_depth, int):
+        return [search_depth] * count
+    rng = random.Random(f"horizons:{seed}")
+    return [rng.randint(*search_depth) for _ in range(count)]
+
+
+def rounds_to_leaves(spec: dict) -> int:
+    """The number of rounds of all agents a multi-agent search needs to reach every leaf."""
+    agents = len(spec.get("players") or ("MAX", "MIN"))
+    deepest, stack = 0, [(spec["root"], 0)]
+    while stack:
+        name, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in spec["nodes"][name].get("children", ()))
+    return max(1, -(-deepest // agents))
+
+
 def _tree(rng: random.Random, shape: Shape) -> dict:
-    depth = rng.randint(*shape.depth)
+    players = None
+    if shape.agents is not None:
+        players = ["MAX"] + ["MIN"] * rng.randint(*shape.agents)
+    depth = rng.randint(*shape.depth) * (len(players) if players else 1)
     nodes: dict[str, dict] = {}
 
     def value() -> int | float:
@@ -48,9 +78,11 @@ def _tree(rng: random.Random, shape: Shape) -> dict:
         return number
 
     def build(name: str, level: int) -> None:
-        at_bottom = level == depth
+        at_bottom = level == depth or (players is not None and len(nodes) >= shape.max_nodes)
         if level > 0 and (at_bottom or rng.random() < shape.leaf_share):
             nodes[name] = {"value": value()}
+            if players is not None and rng.random() < 0.5:
+                nodes[name]["outcome"] = "lose"
             return
         count = rng.randint(*shape.branching)
         if shape.chains and level > 0 and rng.random() < shape.chains:
@@ -61,11 +93,40 @@ def _tree(rng: random.Random, shape: Shape) -> dict:
             build(child, level + 1)
 
     build("A", 0)
+    if players is not None:
+        return {"kind": "tree", "root": "A", "players": players, "nodes": nodes}
     return {"kind": "tree", "root": "A", "nodes": nodes}
 
 
 def size(spec: dict) -> int:
     return len(spec["nodes"])
+
+
+def to_pacman(spec: dict, depth: int) -> str:
+    """A tree as the Pacman project's tree tests write it (``grader import-trees`` reads
+    them back): agents, depth in rounds, start, win and lose states, ``state action next``
+    successor lines and ``state value`` evaluation lines; ``;`` stands for a line break."""
+    nodes = spec["nodes"]
+    agents = len(spec.get("players") or ("MAX", "MIN"))
+    level, stack = {spec["root"]: 0}, [spec["root"]]
+    while stack:
+        name = stack.pop()
+        for child in nodes[name].get("children") or []:
+            level[child] = level[name] + 1
+            stack.append(child)
+    successors, evaluation, win, lose = [], [], [], []
+    for name, node in nodes.items():
+        labels = node.get("actions") or node.get("children") or []
+        successors.extend(f"{name} {label} {child}"
+                          for label, child in zip(labels, node.get("children") or []))
+        if not node.get("children"):
+            evaluation.append(f"{name} {node['value']}")
+            (lose if node.get("outcome") == "lose" else win).append(name)
+        elif level[name] == depth * agents:  # only the horizon's inner states are evaluated
+            evaluation.append(f"{name} {node.get('eval') or 0}")
+    return (f'num_agents: "{agents}"; depth: "{depth}"; start_state: "{spec["root"]}"; '
+            f'win_states: "{" ".join(win)}"; lose_states: "{" ".join(lose)}"; '
+            f'successors: "{", ".join(successors)}"; evaluation: "{", ".join(evaluation)}"')
 
 
 def to_yaml(spec: dict, with_eval: bool = False) -> str:

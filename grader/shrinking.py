@@ -34,14 +34,21 @@ class _OutOfBudget(Exception):
 
 
 @st.composite
-def small_trees(draw, max_depth: int = 4, max_children: int = 3, values=VALUES):
-    """Trees of at most ``max_depth`` plies; every inner node has a heuristic value."""
+def small_trees(draw, max_depth: int = 4, max_children: int = 3, values=VALUES,
+                players=None):
+    """Trees of at most ``max_depth`` plies; every inner node has a heuristic value.
+
+    ``players``: the player cycle of a multi-agent tree (kept from the failing tree, so the
+    counterexample has as many agents); its leaves are win states or, shrinking last, lose
+    states."""
     nodes: dict[str, dict] = {}
 
     def build(name: str, level: int) -> None:
         inner = level == 0 or (level < max_depth and draw(st.booleans()))
         if not inner:
             nodes[name] = {"value": draw(values)}
+            if players is not None and draw(st.booleans()):
+                nodes[name]["outcome"] = "lose"
             return
         count = draw(st.integers(1, max_children))
         children = [f"{name}{'.' if name[-1].isdigit() else ''}{i}" for i in range(1, count + 1)]
@@ -50,6 +57,8 @@ def small_trees(draw, max_depth: int = 4, max_children: int = 3, values=VALUES):
             build(child, level + 1)
 
     build("A", 0)
+    if players is not None:
+        return {"kind": "tree", "root": "A", "players": list(players), "nodes": nodes}
     return {"kind": "tree", "root": "A", "nodes": nodes}
 
 
@@ -71,7 +80,7 @@ def shrink(failing: dict, disagrees, probes: int = 400, seconds: float = 60.0) -
 
     found = None
     try:
-        found = find(small_trees(), condition, settings=settings(
+        found = find(small_trees(players=failing.get("players")), condition, settings=settings(
             database=None, derandomize=True, max_examples=150, deadline=None,
             phases=(Phase.generate, Phase.shrink),
             suppress_health_check=list(HealthCheck)))
@@ -134,6 +143,8 @@ def _smaller(tree: dict):
             for child in children:
                 yield _without(tree, name, child)
     for name, node in nodes.items():
+        if node.get("outcome"):
+            yield _replace(tree, name, {k: v for k, v in node.items() if k != "outcome"})
         for key in ("value", "eval"):
             if node.get(key) not in (None, 0):
                 for simpler in (0, 1, -1, int(node[key] / 2)):

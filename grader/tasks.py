@@ -357,8 +357,9 @@ class _SheetReader:
         # Courses in the style of the Pacman projects prune only on strict inequality.
         prune = self.boolean(raw, "prune_on_equality",
                              False if convention == "multi-agent" else prune_default)
-        if convention == "multi-agent" and game != "tree":
-            self.problem(raw.line_of("convention"), "the multi-agent convention needs a tree")
+        if convention == "multi-agent" and game not in ("tree", "none"):
+            self.problem(raw.line_of("convention"), "the multi-agent convention needs a tree "
+                         "(or no game, for random-trees checks)")
         task_limits = self.limits(raw.get("limits"), raw.line_of("limits")) \
             if "limits" in raw else limits
         references = self.references(raw, functions)
@@ -612,7 +613,7 @@ class _SheetReader:
 
 
 # Check kinds a convention cannot support: its functions return no value, or no action.
-REFUSED = {"multi-agent": ("value", "random-trees", "hygiene"),
+REFUSED = {"multi-agent": ("value", "hygiene"),
            "negamax-sign": ("action", "hygiene")}
 
 

@@ -221,3 +221,37 @@ def test_numpy_scalars_a_student_returns_are_plain_numbers():
     assert plain([np.int64(3), np.float32(1.5), np.bool_(True), np.float64("nan")]) == [
         3, 1.5, True, {"__float__": "nan"}]
     assert plain(np.array([1, 2]))["__unsupported__"] == "ndarray"
+
+
+RANDOM = {"helpers": ("random/alphabeta/random-trees", "strikt"),
+          "negamax-sign": ("random/Value/random-trees", "ohne-negation")}
+
+
+@pytest.mark.parametrize("convention", sorted(RANDOM))
+def test_random_trees_grade_the_sheet_conventions_and_shrink_their_mistakes(convention, grade):
+    from grader.report.messages import Catalogue
+    check_id, faulty = RANDOM[convention]
+    course = load_course(CONVENTIONS / convention / "tasks.yaml")
+    correct = {v.check.id: v for v in grade(CONVENTIONS / convention / "korrekt", course).verdicts}
+    assert correct[check_id].passed and correct[check_id].facts["total"] >= 100
+    verdict = next(v for v in grade(CONVENTIONS / convention / faulty, course).verdicts
+                   if v.check.id == check_id)
+    assert not verdict.passed and verdict.facts["shrunk"]
+    assert verdict.facts["example"]["nodes"] <= 5
+    text = Catalogue("en").text("example.text", **verdict.facts)
+    assert ("action" in text) == (convention == "helpers"), "Value(state, sign) has no action"
+
+
+@pytest.mark.parametrize("convention, function", [("helpers", "alphabeta"),
+                                                  ("negamax-sign", "Value")])
+def test_functions_without_a_depth_refuse_a_search_depth(tmp_path, convention, function):
+    from grader.tasks import TaskFileError
+    (tmp_path / "t.yaml").write_text(
+        f"tasks:\n  - id: t\n    convention: {convention}\n    module: m\n"
+        f"    functions: [{function}]\n    reference: {{{function}: "
+        f"{'alphabeta' if function == 'alphabeta' else 'negamax'}}}\n"
+        "    checks:\n      - {kind: random-trees,\n         search_depth: 2}\n")
+    with pytest.raises(TaskFileError, match=rf"t.yaml:9: search_depth cannot be used with the "
+                                            rf"{convention} convention: its functions take no "
+                                            "depth"):
+        load_course(tmp_path / "t.yaml")

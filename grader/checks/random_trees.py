@@ -4,16 +4,26 @@ reference; value, action (any optimal) and visited nodes must all agree on every
 Options: ``seed``, ``trees`` (how many), ``branching``/``depth``/``values`` (``[low, high]``),
 ``ties`` (share of small values, 0-1), ``leaf_share`` (share of terminal nodes above the bottom),
 ``chains`` (share of single-child inner nodes), ``floats``, ``search_depth`` (pass a depth limit
-to the search), ``time_limit`` (seconds for all trees together), ``partial`` (points in
-proportion to the trees passed instead of all or nothing).  The same seed gives the
-same trees everywhere, so a failure can be reproduced; the feedback shows the smallest tree
-that fails.
+to the search: a number, or ``[low, high]`` to draw one per tree, so that odd and even
+horizons meet the same search), ``time_limit`` (seconds for all trees together), ``partial``
+(points in proportion to the trees passed instead of all or nothing).  The same seed gives
+the same trees and horizons everywhere, so a failure can be reproduced; the feedback shows
+the smallest tree that fails, with its horizon.
+
+Trees fit the task's calling convention: for ``multi-agent`` each tree has its own number of
+MIN agents (``agents: [1, 3]``), its depth counts rounds of all agents, its leaves are win or
+lose states at any depth, and the search depth (rounds, as the agents' ``depth``) is
+``search_depth`` or, without it, enough rounds to reach every leaf; alpha-beta agents are
+judged, as the Pacman project's autograder does, by their action and the set of states they
+generate.  The ``helpers`` and ``negamax-sign`` functions take no depth, so they get trees
+searched to the end.  Trees with different horizons are run as separate calls, one per
+horizon.
 """
 
 from dataclasses import replace
 
 from ..calls import Call, canonical
-from ..randomtrees import Shape, generate, size, to_yaml
+from ..randomtrees import Shape, generate, horizons, rounds_to_leaves, size, to_pacman, to_yaml
 from . import failed, passed
 from .common import SEARCH_FUNCTIONS, read_search_result, same_number
 from .horizon import discipline
@@ -21,7 +31,11 @@ from .visited import compare_visits
 
 KIND = "random-trees"
 OPTIONS = ("seed", "trees", "branching", "depth", "values", "ties", "leaf_share", "chains",
-           "floats", "search_depth", "time_limit", "partial")
+           "floats", "search_depth", "time_limit", "partial", "agents")
+# Their functions take no depth argument: helpers' alphabeta(state, player, alpha, beta) would
+# read a depth as alpha.
+NO_DEPTH = ("helpers", "negamax-sign")
+MULTI_AGENT = "multi-agent"
 
 
 def applies_to(function):
@@ -52,8 +66,16 @@ def parse_options(item, context, line):
         context.problem(item.line_of("trees"), "trees must be a whole number from 1 to 5000")
         trees = 200
     shape = Shape()
+    multi_agent = context.convention == MULTI_AGENT
+    if multi_agent:  # depth counts rounds of up to four agents: smaller defaults
+        shape = Shape(branching=(1, 3), depth=(1, 2), agents=(1, 3))
+    elif "agents" in item:
+        context.problem(item.line_of("agents"), "agents is the range of MIN agents of "
+                        "multi-agent trees; this task's convention is "
+                        f"{context.convention}")
     branching = _range(item, "branching", shape.branching, context, 1, 8)
     depth = _range(item, "depth", shape.depth, context, 1, 8)
+    agents = _range(item, "agents", shape.agents, context, 1, 5) if multi_agent else None
     values = _range(item, "values", shape.values, context, -10**15, 10**15)
     ties, leaf_share = item.get("ties", shape.ties), item.get("leaf_share", shape.leaf_share)
     chains = item.get("chains", shape.chains)
@@ -64,11 +86,7 @@ def parse_options(item, context, line):
     for key, flag in (("floats", floats), ("partial", partial)):
         if not isinstance(flag, bool):
             context.problem(item.line_of(key), f"{key} must be true or false")
-    search_depth = item.get("search_depth")
-    if search_depth is not None and (isinstance(search_depth, bool)
-                                     or not isinstance(search_depth, int) or search_depth < 1):
-        context.problem(item.line_of("search_depth"), "search_depth must be a whole number >= 1")
-        search_depth = None
+    search_depth = _search_depth(item, context)
     time_limit = item.get("time_limit", 20)
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0:
         context.problem(item.line_of("time_limit"), "time_limit must be a positive number of "
@@ -77,24 +95,91 @@ def parse_options(item, context, line):
     return {"seed": seed, "trees": trees, "branching": list(branching), "depth": list(depth),
             "values": list(values), "ties": ties, "leaf_share": leaf_share, "chains": chains,
             "floats": floats, "search_depth": search_depth, "time_limit": time_limit,
-            "partial": partial}
+            "partial": partial, "convention": context.convention,
+            **({"agents": list(agents)} if multi_agent else {})}
+
+
+def _search_depth(item, context):
+    """``search_depth``: None, a whole number >= 1, or a range ``[low, high]`` of them."""
+    if "search_depth" not in item:
+        return None
+    value, line = item["search_depth"], item.line_of("search_depth")
+    if context.convention in NO_DEPTH:
+        context.problem(line, f"search_depth cannot be used with the {context.convention} "
+                        "convention: its functions take no depth; leave search_depth out")
+        return None
+
+    def whole(number):
+        return not isinstance(number, bool) and isinstance(number, int) and 1 <= number <= 12
+
+    if isinstance(value, list):
+        if len(value) != 2 or not all(whole(v) for v in value) or value[0] > value[1]:
+            context.problem(line, "search_depth must be a whole number from 1 to 12 or a range "
+                            "[low, high] of them with low <= high, e.g. search_depth: [1, 4] "
+                            "(horizons of both parities)")
+            return None
+        return list(value) if value[0] < value[1] else value[0]
+    if not whole(value):
+        context.problem(line, "search_depth must be a whole number from 1 to 12 or a range "
+                        "[low, high], e.g. search_depth: 2 or search_depth: [1, 4]")
+        return None
+    return value
+
+
+def shape_of(check) -> Shape:
+    agents = check.option("agents")
+    return Shape(branching=tuple(check.option("branching")), depth=tuple(check.option("depth")),
+                 values=tuple(check.option("values")), ties=check.option("ties"),
+                 leaf_share=check.option("leaf_share"), chains=check.option("chains", 0.0),
+                 floats=check.option("floats"), agents=tuple(agents) if agents else None)
 
 
 def trees_of(check) -> list[dict]:
-    shape = Shape(branching=tuple(check.option("branching")), depth=tuple(check.option("depth")),
-                  values=tuple(check.option("values")), ties=check.option("ties"),
-                  leaf_share=check.option("leaf_share"), chains=check.option("chains", 0.0),
-                  floats=check.option("floats"))
-    return generate(check.option("seed"), check.option("trees"), shape)
+    return generate(check.option("seed"), check.option("trees"), shape_of(check))
+
+
+def horizons_of(check, specs=None) -> list:
+    """The depth passed to the search on each tree (None: to the end of the game).  Agents
+    of the multi-agent convention always get a depth: without ``search_depth``, enough
+    rounds to reach every leaf."""
+    specs = specs if specs is not None else trees_of(check)
+    drawn = horizons(check.option("seed"), len(specs), check.option("search_depth"))
+    if check.option("convention") == MULTI_AGENT:
+        return [h if h is not None else rounds_to_leaves(s) for h, s in zip(drawn, specs)]
+    return drawn
+
+
+def groups_of(check) -> list[tuple]:
+    """``(horizon, [tree indices])`` per distinct horizon, in a fixed order: one call each."""
+    specs = trees_of(check)
+    by_horizon: dict = {}
+    for index, horizon in enumerate(horizons_of(check, specs)):
+        by_horizon.setdefault(horizon, []).append(index)
+    return sorted(by_horizon.items(), key=lambda group: (group[0] is not None, group[0] or 0))
 
 
 def calls(task, check):
-    depth = check.option("search_depth")
-    return [Call(module=task.module_of(check.function), function=check.function,
-                 convention=task.convention, items=tuple(canonical(t) for t in trees_of(check)),
-                 args=(depth,) if depth else (), time_limit=float(check.option("time_limit")),
-                 prune_on_equality=task.prune_on_equality,
-                 reference=task.reference_of(check.function))]
+    specs = trees_of(check)
+    total_time = float(check.option("time_limit"))
+    result = []
+    for horizon, indices in groups_of(check):
+        # The time limit is for all trees together; each call gets its share of it.
+        result.append(Call(module=task.module_of(check.function), function=check.function,
+                           convention=task.convention,
+                           items=tuple(canonical(specs[i]) for i in indices),
+                           args=(horizon,) if horizon is not None else (),
+                           time_limit=max(total_time * len(indices) / len(specs), 1.0),
+                           prune_on_equality=task.prune_on_equality,
+                           reference=task.reference_of(check.function)))
+    return result
+
+
+def call_for_horizon(check, calls_of_check, horizon):
+    """The call of ``calls_of_check`` that searches with ``horizon``."""
+    for call in calls_of_check:
+        if (call.args[0] if call.args else None) == horizon:
+            return call
+    return calls_of_check[0]
 
 
 def compare_tree(check, outcome, answer):
@@ -103,22 +188,34 @@ def compare_tree(check, outcome, answer):
         return {"aspect": "error", "error": outcome.error}
     value, action, _ = read_search_result(outcome.returned)
     observed = {"value": value, "action": action, "visits": outcome.log["visits"]}
-    if value is None or not same_number(value, answer["value"]):
+    if answer.get("returns_value", True) and (value is None
+                                               or not same_number(value, answer["value"])):
         return {"aspect": "value", "observed": observed}
     if answer.get("returns_action", True) and action not in answer["optimal_actions"]:
         return {"aspect": "action", "observed": observed}
-    if not compare_visits(check, answer["visits"], outcome.log, "siblings",
+    # Pacman's autograder compares the set of generated states, not their order.
+    order = "set" if check.option("convention") == MULTI_AGENT else "siblings"
+    if not compare_visits(check, answer["visits"], outcome.log, order,
                           answer["siblings"]).passed:
         return {"aspect": "visits", "observed": observed}
-    if check.option("search_depth") and discipline(outcome.log, answer):
+    # The agents' evaluation function reads every state's score, terminal or not: depth
+    # discipline is the game object's rule, not the multi-agent project's.
+    if (check.option("search_depth") and check.option("convention") != MULTI_AGENT
+            and discipline(outcome.log, answer)):
         return {"aspect": "horizon", "observed": observed,
                 "horizon": discipline(outcome.log, answer)}
     return None
 
 
-def example(check, spec, difference, answer) -> dict:
-    """The facts shown for one failing tree: the tree and both sides' value, action, visits."""
-    facts = {"tree": to_yaml(spec, with_eval=bool(check.option("search_depth"))),
+def example(check, spec, difference, answer, horizon=None) -> dict:
+    """The facts shown for one failing tree: the tree, its horizon (the depth the search was
+    given, if any) and both sides' value, action, visits."""
+    multi_agent = check.option("convention") == MULTI_AGENT
+    tree = (to_pacman(spec, horizon) if multi_agent
+            else to_yaml(spec, with_eval=bool(check.option("search_depth"))))
+    facts = {"tree": tree, "horizon": horizon, "pacman": multi_agent,
+             "returns_value": answer.get("returns_value", True),
+             "returns_action": answer.get("returns_action", True),
              "spec": spec, "values": answer.get("values", {}),
              "nodes": size(spec), "aspect": difference["aspect"],
              "expected": {"value": answer["value"], "action": answer["action"],
@@ -131,22 +228,26 @@ def example(check, spec, difference, answer) -> dict:
 
 
 def judge(check, observations, answers):
-    observation = observations[0]
-    if observation.status != "ok":
-        return failed(check, f"call.{observation.status}", **(observation.error or {}))
+    for observation in observations:
+        if observation.status != "ok":
+            return failed(check, f"call.{observation.status}", **(observation.error or {}))
     specs = trees_of(check)
+    groups = groups_of(check)
     failures = []
-    for index, (outcome, answer) in enumerate(zip(observation.items, answers[0])):
-        difference = compare_tree(check, outcome, answer)
-        if difference is not None:
-            failures.append((size(specs[index]), index, difference, answer))
-    total = len(answers[0])
+    for (horizon, indices), observation, group_answers in zip(groups, observations, answers):
+        for index, outcome, answer in zip(indices, observation.items, group_answers):
+            difference = compare_tree(check, outcome, answer)
+            if difference is not None:
+                failures.append((size(specs[index]), index, difference, answer, horizon))
+    total = len(specs)
     if not failures:
         return passed(check, total=total, seed=check.option("seed"))
-    nodes, index, difference, answer = min(failures, key=lambda f: (f[0], f[1]))
+    nodes, index, difference, answer, horizon = min(failures, key=lambda f: (f[0], f[1]))
     verdict = failed(check, f"random.{difference['aspect']}", total=total,
                      failures=len(failures), seed=check.option("seed"), tree_number=index + 1,
-                     example=example(check, specs[index], difference, answer), shrunk=False)
+                     horizon=horizon,
+                     example=example(check, specs[index], difference, answer, horizon),
+                     shrunk=False)
     if check.option("partial"):
         verdict = replace(verdict, score=round(check.points * (total - len(failures)) / total, 2))
     return verdict

@@ -4,9 +4,11 @@
 The game state wraps a tree: agent 0 (MAX) moves at the root, agents 1..k in turn after it
 (``getNumAgents()`` is the length of the tree's player cycle); ``depth`` counts rounds of all
 agents.  ``getScore()`` is a leaf's value or a node's heuristic value; ``isWin()`` holds for
-leaves (except those marked lose), ``isLose()`` for leaves marked lose.  Visits: every method
-of a state visits it except ``generateSuccessor`` (which, like ``result``, only makes the
-child).  The call returns ``[None, action]``: such agents return no value.
+leaves (except those marked lose), ``isLose()`` for leaves marked lose.  Visits: a state is
+visited when it is generated (``generateSuccessor``) or any of its methods is called, so the
+visited nodes are the project autograder's *generated states* (with the start state): a
+successor generated and never looked at still counts, as it does there.  The call returns
+``[None, action]``: such agents return no value.
 
 As in the original, ``getLegalActions(i)`` answers for any agent ``i``, also one that is not
 to move: the node's actions, or ``[]`` at a terminal node (so it serves as a terminal test).
@@ -58,7 +60,9 @@ class TreeGameState:
 
     def generateSuccessor(self, agentIndex, action):
         self._check_agent(agentIndex)
-        return TreeGameState(self._game, self._game.result(self._state, action))
+        child = self._game.result(self._state, action)
+        self._game._visit(child)  # generated, as the project's autograder counts states
+        return TreeGameState(self._game, child)
 
     def isWin(self):
         if not self._game.is_terminal(self._state):
