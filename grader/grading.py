@@ -313,7 +313,7 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
                 if shown:
                     run.mark_shown_output()
             verdicts = [verdicts[c.id] for c in plan.checks]
-            verdicts = attach_diagnoses(verdicts, plan, observations, answers)
+            verdicts = attach_diagnoses(verdicts, plan, observations, answers, submission)
             verdicts = attach_pictures(verdicts, plan, observations, answers)
         verdicts = [replace(v, facts=bounded_facts(v.facts)) for v in verdicts]
         result = SubmissionResult(student, verdicts, output=run.output, isolation=level)

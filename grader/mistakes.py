@@ -12,12 +12,14 @@ the message catalogue (``mistake.<id>``); the pseudo-code lines, being code, liv
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from reference.variants import MISTAKES_OF, run
 
 from .answers import adapt, reference_depth
 from .checks.common import read_search_result, same_number
 from .games import make_game
+from .source_evidence import ruled_out
 
 # The line of the lecture's pseudo-code (seeds: lecture notes, study notes, sheet 3) at stake.
 PSEUDOCODE = {
@@ -51,7 +53,9 @@ PSEUDOCODE = {
 SEARCH_FUNCTIONS = tuple(MISTAKES_OF)
 # Some mistakes behave identically on every tree (never raising alpha, not passing the window
 # on and `continue` instead of `break` all amount to "no pruning"; in Value(state, sign) an
-# unflipped sign is an unsigned leaf); all of them are named.
+# unflipped sign is an unsigned leaf): those the student's source does not rule out
+# (grader/source_evidence.py) are named together.  When more than MAX_NAMED remain, the
+# evidence picks none of them, and none is named.
 MAX_NAMED = 3
 
 
@@ -87,14 +91,17 @@ def behaves_alike(outcome, answer: dict) -> bool:
     return outcome.log["visits"] == answer["visits"]
 
 
-def diagnose(function: str, runs, variant_of) -> list[str]:
-    """The mistakes whose variant behaves exactly like the student's function.
+def diagnose(function: str, runs, variant_of, excluded=frozenset()) -> list[str]:
+    """The mistakes whose variant behaves exactly like the student's function, on every input
+    the student's function ran on, leaving out those in ``excluded``.
 
     ``runs``: (observation, reference answers) per call of ``function``; ``variant_of(mistake,
     index)``: the variant's answers for the call ``runs[index]`` (computed only when needed).
     """
     matches = []
     for mistake in MISTAKES_OF.get(function, ()):
+        if mistake in excluded:
+            continue
         compared = differs = 0
         alike = True
         for index, (observation, reference) in enumerate(runs):
@@ -119,9 +126,13 @@ def diagnose(function: str, runs, variant_of) -> list[str]:
     return matches
 
 
-def attach_diagnoses(verdicts, plan, observations, answers):
-    """Verdicts of failed search checks, with the names of the mistakes that explain them."""
+def attach_diagnoses(verdicts, plan, observations, answers, source: Path | None = None):
+    """Verdicts of failed search checks, with the names of the mistakes that explain them
+    (``source``: the submission's folder, whose code may rule mistakes out)."""
     failing = {v.check.function for v in verdicts if not v.passed}
+    if not failing:
+        return verdicts
+    absent = ruled_out(source)
     found = {}
     for function in failing:
         calls = [c for c in plan.calls if c.function == function and c.convention != "plain"
@@ -132,13 +143,14 @@ def attach_diagnoses(verdicts, plan, observations, answers):
         runs = [(observations[c.key()], answers[c]) for c in calls]
         if all(obs.status != "ok" for obs, _ in runs):
             continue
-        found[function] = diagnose(references.pop(), runs,
-                                   lambda mistake, index: answers.variant(calls[index], mistake))
+        named = diagnose(references.pop(), runs,
+                         lambda mistake, index: answers.variant(calls[index], mistake), absent)
+        found[function] = named if len(named) <= MAX_NAMED else []
     result = []
     for verdict in verdicts:
         mistakes = found.get(verdict.check.function)
         if mistakes and not verdict.passed and verdict.reason != "item.error" \
                 and not verdict.reason.startswith("call."):
-            verdict = replace(verdict, facts={**verdict.facts, "diagnosis": mistakes[:MAX_NAMED]})
+            verdict = replace(verdict, facts={**verdict.facts, "diagnosis": mistakes})
         result.append(verdict)
     return result
