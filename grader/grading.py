@@ -102,7 +102,8 @@ def observe(call: Call, reply) -> Observation:
             item.status, item.returned,
             boundary.to_plain(item.log) if item.log is not None else None,
             boundary.to_plain(item.error) if item.error is not None else None))
-    return Observation("ok", tuple(outcomes))
+    extra = {"signature": boundary.to_plain(reply.signature)} if reply.signature else {}
+    return Observation("ok", tuple(outcomes), extra=extra)
 
 
 class SubmissionRun:

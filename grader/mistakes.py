@@ -128,13 +128,24 @@ def diagnose(function: str, runs, variant_of, excluded=frozenset()) -> list[str]
 
 def attach_diagnoses(verdicts, plan, observations, answers, source: Path | None = None):
     """Verdicts of failed search checks, with the names of the mistakes that explain them
-    (``source``: the submission's folder, whose code may rule mistakes out)."""
+    (``source``: the submission's folder, whose code may rule mistakes out), and with how the
+    function's signature differs from the task's where the runner reported that."""
     failing = {v.check.function for v in verdicts if not v.passed}
     if not failing:
         return verdicts
     absent = ruled_out(source)
+    signatures = {}
+    for call in plan.calls:
+        report = observations[call.key()].extra.get("signature") \
+            if call.key() in observations else None
+        # the report of the fullest call (with the depth, where the task passes one)
+        if call.function in failing and report and len(report["expected"]) > len(
+                signatures.get(call.function, {}).get("expected", "")):
+            signatures[call.function] = report
     found = {}
     for function in failing:
+        if function in signatures and not signatures[function]["adapted"]:
+            continue  # called with arguments it does not take: no behaviour to diagnose
         calls = [c for c in plan.calls if c.function == function and c.convention != "plain"
                  and c.reference in MISTAKES_OF]
         references = {c.reference for c in calls}
@@ -148,6 +159,9 @@ def attach_diagnoses(verdicts, plan, observations, answers, source: Path | None 
         found[function] = named if len(named) <= MAX_NAMED else []
     result = []
     for verdict in verdicts:
+        signature = signatures.get(verdict.check.function)
+        if signature and not verdict.passed:
+            verdict = replace(verdict, facts={**verdict.facts, "signature": signature})
         mistakes = found.get(verdict.check.function)
         if mistakes and not verdict.passed and verdict.reason != "item.error" \
                 and not verdict.reason.startswith("call."):

@@ -34,10 +34,18 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         if not verdict.passed and verdict.facts.get("example"):
             message = message + " " + render("example.text", **verdict.facts)
         named = tuple(verdict.facts.get("diagnosis") or ())
-        if named:
-            diagnosis = render("diagnosis.alike", mistakes=[
+        sentences = []
+        signature = verdict.facts.get("signature")
+        if signature:
+            sentences.append(render("signature.adapted" if signature.get("adapted")
+                                    else "signature.differs", **signature))
+            named = ("signature",) + named
+        if verdict.facts.get("diagnosis"):
+            sentences.append(render("diagnosis.alike", mistakes=[
                 {"description": catalogue.lookup(f"mistake.{m}"), "line": PSEUDOCODE[m]}
-                for m in named])
+                for m in verdict.facts["diagnosis"]]))
+        if sentences:
+            diagnosis = sentences[0] if len(sentences) == 1 else sentences[0] + " " + sentences[1]
         traceback = verdict.facts.get("traceback") if not verdict.passed else None
         if traceback is None and isinstance(verdict.facts.get("error"), dict):
             traceback = verdict.facts["error"].get("traceback")
