@@ -5,8 +5,9 @@ When a check of a search function fails, every variant of that function is run o
 the student's function was run on; a variant *matches* when on each input where the student's
 code returned it gives the same value, the same action and the same visit sequence, and it
 differs from the reference somewhere.  The feedback then says "your search behaves like one
-that ...", with the line of the lecture's pseudo-code that is concerned.  The words live in
-the message catalogue (``mistake.<id>``); the pseudo-code lines, being code, live here.
+that ...", with the line of the lecture's pseudo-code that is concerned.  Both live in the
+message catalogue, in the page's language: ``mistake.<id>`` (what the mistake is) and
+``pseudocode.<id>`` (the line; German as in the lecture, English translated).
 """
 
 from __future__ import annotations
@@ -21,35 +22,6 @@ from .checks.common import read_search_result, same_number
 from .games import make_game
 from .source_evidence import ruled_out
 
-# The line of the lecture's pseudo-code (seeds: lecture notes, study notes, sheet 3) at stake.
-PSEUDOCODE = {
-    "swap-min-max": "v = MAX(v, Min-Value(s))",
-    "init-zero": "v = -INF   /   v = +INF",
-    "init-finite": "v = -INF   /   v = +INF",
-    "no-alternation": "v = MAX(v, Min-Value(s))   /   v = MIN(v, Max-Value(s))",
-    "strict-alternation": "v = MAX(v, Min-Value(s))   /   v = MIN(v, Max-Value(s))",
-    "chance-as-min": "v = MIN(v, Max-Value(s))",
-    "utility-side-to-move": "if Terminal-Test(state): return Utility(state)",
-    "last-action": "if (val <= v): (val, action) = (v, a)",
-    "one-ply": "v = Min-Value(s)",
-    "reverse-children": "for (a, s) in Successors(state):",
-    "strict-cut": "if β ≤ α: break",
-    "equality-cut": "if β ≤ α: break",
-    "alpha-never-raised": "α = max(α, v)",
-    "window-not-passed": "v = max(v, alphabeta(s nach z, d−1, α, β, Min))",
-    "alpha-beta-swapped": "v = max(v, alphabeta(s nach z, d−1, α, β, Min))",
-    "continue-not-break": "if β ≤ α: break",
-    "wrong-side-cut": "α = max(α, v); if β ≤ α: break",
-    "cut-before-record": "v = max(v, …); α = max(α, v); if β ≤ α: break",
-    "root-no-alpha": "α = max(α, v)",
-    "depth-ignored": "if d=0 oder s terminal: return E(s)",
-    "depth-off-by-one": "if d=0 oder s terminal: return E(s)",
-    "horizon-early": "if d=0 oder s terminal: return E(s)",
-    "max-horizon-early": "if d=0 oder s terminal: return E(s)",
-    "no-negation": "v = MAX(v, -Value(s, -sign))",
-    "sign-not-flipped": "v = MAX(v, -Value(s, -sign))",
-    "leaf-not-signed": "return sign * Utility(state)",
-}
 SEARCH_FUNCTIONS = tuple(MISTAKES_OF)
 # Some mistakes behave identically on every tree (never raising alpha, not passing the window
 # on and `continue` instead of `break` all amount to "no pruning"; in Value(state, sign) an

@@ -102,3 +102,20 @@ def feedback_text(result, course, catalogue) -> str:
     return "\n".join([str(n["message"]) for n in view["notes"]]
                      + [str(n["message"]) for task in view["tasks"] for n in task["notes"]]
                      + [str(c["message"]) for task in view["tasks"] for c in task["checks"]])
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_every_mistake_has_words_and_a_pseudocode_line_in_each_language(language):
+    catalogue = Catalogue(language)
+    for mistake in {m for mistakes in MISTAKES_OF.values() for m in mistakes}:
+        assert catalogue.lookup(f"mistake.{mistake}")
+        assert catalogue.lookup(f"pseudocode.{mistake}")
+
+
+def test_the_english_page_quotes_english_pseudocode(tmp_path, grade, course):
+    write_mistaken_student(tmp_path / "early", "alphabeta", "horizon-early")
+    result = grade(tmp_path / "early")
+    english = feedback_text(result, course, Catalogue("en"))
+    german = feedback_text(result, course, Catalogue("de"))
+    assert "“if d = 0 or s is terminal: return E(s)”" in english and "oder" not in english
+    assert "„if d=0 oder s terminal: return E(s)“" in german

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 
-from ..mistakes import PSEUDOCODE
 from .messages import Catalogue
 from .trees import drawable, sequence_rows, text_tree, tree_layout
 
@@ -42,7 +41,7 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
             named = ("signature",) + named
         if verdict.facts.get("diagnosis"):
             sentences.append(render("diagnosis.alike", mistakes=[
-                {"description": catalogue.lookup(f"mistake.{m}"), "line": PSEUDOCODE[m]}
+                {"description": catalogue.lookup(f"mistake.{m}"), "line": catalogue.lookup(f"pseudocode.{m}")}
                 for m in verdict.facts["diagnosis"]]))
         if sentences:
             diagnosis = sentences[0] if len(sentences) == 1 else sentences[0] + " " + sentences[1]
