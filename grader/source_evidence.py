@@ -44,7 +44,7 @@ class Evidence(ast.NodeVisitor):
         self.has_continue = False
         self.passes_window = False     # a call or tuple with α before β
         self.swaps_window = False      # one with β before α, or alpha=β / beta=α
-        self.may_reverse = False       # reversed(), [::-1], reverse=True, .pop(), range(a, b, step), i -= 1
+        self.may_reverse = False       # reversed, [::-1], reverse=True, pop, range(a, b, -1), i -= 1
 
     def visit_Continue(self, node):
         self.has_continue = True

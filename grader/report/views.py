@@ -41,10 +41,11 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
             named = ("signature",) + named
         if verdict.facts.get("diagnosis"):
             sentences.append(render("diagnosis.alike", mistakes=[
-                {"description": catalogue.lookup(f"mistake.{m}"), "line": catalogue.lookup(f"pseudocode.{m}")}
+                {"description": catalogue.lookup(f"mistake.{m}"),
+                 "line": catalogue.lookup(f"pseudocode.{m}")}
                 for m in verdict.facts["diagnosis"]]))
-        if sentences:
-            diagnosis = sentences[0] if len(sentences) == 1 else sentences[0] + " " + sentences[1]
+        for sentence in sentences:  # concatenated, not joined: keeps HTML-safe text safe
+            diagnosis = sentence if diagnosis is None else diagnosis + " " + sentence
         traceback = verdict.facts.get("traceback") if not verdict.passed else None
         if traceback is None and isinstance(verdict.facts.get("error"), dict):
             traceback = verdict.facts["error"].get("traceback")
