@@ -12,6 +12,8 @@ style of the Pacman project's autograder, plus the time the random-tree checks a
 * baseline: the same variants on 30 fixed random trees with values from -9 to 1000
   (branching 2-3, depth 2-4), compared with the reference only by the root action and the set
   of generated (visited) states, as that autograder does.
+* hand-written students: the faulty and textbook-signature students of the tests, named as
+  the source evidence and the signature fitting let them be.
 * correct styles: every folder of tests/data/styles plus submissions/korrekt, graded with all
   checks: the share marked wrong anywhere.
 * time: grading submissions/korrekt with and without the random-tree checks, side by side,
@@ -123,9 +125,24 @@ def main():
           f"(others named beside it: {sum(r[4] for r in rows)} in all); "
           f"baseline caught {sum(r[5] for r in rows)}/{total}")
 
+    # The catalogue's students carry every variant's code (one file for all), so their source
+    # rules nothing out; hand-written students show what the source evidence adds.
+    plan, answers = prepared[id(bundled)]
+    print("\nhand-written students (tests/data/evidence, tests/data/signatures): named")
+    for folder in sorted([*(ROOT / "tests/data/evidence").iterdir(),
+                          *(ROOT / "tests/data/signatures").iterdir()]):
+        if not (folder / "evaluation.py").exists():
+            continue
+        result = grade_submission(plan, answers, child, folder, budget_of(bundled))
+        failed = [v for v in result.verdicts if not v.passed]
+        named = sorted({m for v in failed for m in (v.facts.get("diagnosis") or ())})
+        signature = next((v.facts["signature"] for v in failed if "signature" in v.facts), None)
+        said = ", ".join(named) or ("signature differs" if signature else "nothing")
+        name = f"{folder.parent.name}/{folder.name}"
+        print(f"  {name:24s} {result.score:g}/{result.max_score:g}: {said}")
+
     styles = sorted(p for p in (ROOT / "tests/data/styles").iterdir() if p.is_dir())
     styles.append(ROOT / "submissions/korrekt")
-    plan, answers = prepared[id(bundled)]
     wrong = [s.name for s in styles
              if any(not v.passed for v in grade_submission(plan, answers, child, s,
                                                            budget_of(bundled)).verdicts)]
