@@ -46,8 +46,41 @@ class Evidence(ast.NodeVisitor):
         self.swaps_window = False      # one with β before α, or alpha=β / beta=α
         self.may_reverse = False       # reversed, [::-1], reverse=True, pop, range(a, b, -1), i -= 1
 
+        self.window_calls = 0          # recursive calls checked for passing the window on
+        self.window_dropped = False    # one that does not hand on its own α and β
+
     def visit_Continue(self, node):
         self.has_continue = True
+
+    def windows(self, tree):
+        """Whether the searches hand their own α and β on: in every call, made inside a
+        function with α and β parameters, to such a function (by name), the arguments for α
+        and β must be the caller's own α and β parameters (in either order: a swap is another
+        mistake).  A root call like ``max_value(state, -inf, inf)`` is outside such functions."""
+        searches = {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names = [a.arg for a in node.args.posonlyargs + node.args.args]
+                roles = [_bound(ast.Name(name)) for name in names]
+                if "alpha" in roles and "beta" in roles:
+                    searches.setdefault(node.name, []).append(
+                        (node, names, names[roles.index("alpha")], names[roles.index("beta")]))
+        for definitions in searches.values():
+            for caller, _, alpha, beta in definitions:
+                for call in ast.walk(caller):
+                    if not isinstance(call, ast.Call):
+                        continue
+                    callee = call.func.id if isinstance(call.func, ast.Name) else (
+                        call.func.attr if isinstance(call.func, ast.Attribute) else None)
+                    for _, names, callee_alpha, callee_beta in searches.get(callee, ()):
+                        self.window_calls += 1
+                        offset = 1 if isinstance(call.func, ast.Attribute) and names \
+                            and names[0] in ("self", "cls") else 0
+                        for wanted in (callee_alpha, callee_beta):
+                            argument = _argument(call, names, wanted, offset)
+                            if not (isinstance(argument, ast.Name)
+                                    and argument.id in (alpha, beta)):
+                                self.window_dropped = True
 
     def _sequence(self, elements):
         bounds = [b for b in map(_bound, elements) if b]
@@ -90,6 +123,18 @@ class Evidence(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+def _argument(call, names, parameter, offset):
+    """The expression ``call`` passes for ``parameter`` of a function with ``names``."""
+    for keyword in call.keywords:
+        if keyword.arg == parameter:
+            return keyword.value
+    index = names.index(parameter) - offset
+    if 0 <= index < len(call.args) and not any(isinstance(a, ast.Starred)
+                                               for a in call.args[:index + 1]):
+        return call.args[index]
+    return None
+
+
 # Per mistake: given the evidence, whether the source demonstrably lacks its line.  Only
 # lines whose absence shows: code that raises α may still skip that in some nodes, so an
 # `α = max(α, v)` does not rule out "α never raised".
@@ -97,6 +142,7 @@ LACKS = {
     "continue-not-break": lambda e: not e.has_continue,
     "alpha-beta-swapped": lambda e: e.passes_window and not e.swaps_window,
     "reverse-children": lambda e: not e.may_reverse,
+    "window-not-passed": lambda e: e.window_calls > 0 and not e.window_dropped,
 }
 
 
@@ -116,6 +162,7 @@ def evidence(folder: Path) -> Evidence | None:
             return None
         try:
             found.visit(tree)
+            found.windows(tree)
         except RecursionError:
             return None
     return found

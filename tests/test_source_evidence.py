@@ -14,11 +14,15 @@ EVIDENCE = DATA / "evidence"
 
 
 @pytest.mark.parametrize("folder, absent", [
-    ("no-raise", {"continue-not-break", "alpha-beta-swapped", "reverse-children"}),
-    ("wrong-side", {"continue-not-break", "alpha-beta-swapped", "reverse-children"}),
-    ("swapped-call", {"continue-not-break", "reverse-children"}),
-    ("continue", {"alpha-beta-swapped", "reverse-children"}),
-    ("reversed", {"continue-not-break", "alpha-beta-swapped"}),
+    ("no-raise", {"continue-not-break", "alpha-beta-swapped", "reverse-children",
+                  "window-not-passed"}),
+    ("wrong-side", {"continue-not-break", "alpha-beta-swapped", "reverse-children",
+                    "window-not-passed"}),
+    ("swapped-call", {"continue-not-break", "reverse-children", "window-not-passed"}),
+    ("continue", {"alpha-beta-swapped", "reverse-children", "window-not-passed"}),
+    ("reversed", {"continue-not-break", "alpha-beta-swapped", "window-not-passed"}),
+    # no call hands on α and β by name at all: nothing shows their order either
+    ("fresh-window", {"continue-not-break", "reverse-children"}),
     ("unparsable", set()),
 ])
 def test_the_source_rules_out_only_what_it_demonstrably_lacks(folder, absent):
@@ -39,10 +43,13 @@ def diagnoses(result, function="alphabeta"):
     # The user's case: a cut tested on the wrong side was named "swaps α and β".
     ("wrong-side", {("wrong-side-cut",)}),
     ("swapped-call", {("alpha-beta-swapped",)}),
-    # No pruning at all: `continue` is ruled out (there is none), the window is passed on in
-    # the calls, but not passing it elsewhere cannot be told apart from never raising α.
-    ("no-raise", {("alpha-never-raised", "window-not-passed")}),
-    ("continue", {("alpha-never-raised", "window-not-passed", "continue-not-break")}),
+    # No pruning at all: `continue` is ruled out (there is none), and so is not passing the
+    # window on (every recursive call hands on its own α and β).
+    ("no-raise", {("alpha-never-raised",)}),
+    # A fresh window (-inf, inf) in the recursive calls behaves like never raising α: the
+    # source cannot rule that out (raising α may be skipped), so both are named.
+    ("fresh-window", {("alpha-never-raised", "window-not-passed")}),
+    ("continue", {("alpha-never-raised", "continue-not-break")}),
     ("reversed", {("reverse-children",)}),
 ])
 def test_a_real_student_is_named_for_the_mistake_in_the_code(folder, named, grade):
