@@ -6,11 +6,14 @@ style of the Pacman project's autograder, plus the time the random-tree checks a
 * ours: every catalogue mistake is submitted as a student (the variant's code, copied into a
   submission folder, runs in the child like any student code) and graded with the bundled
   course (the multi-player course for the two mistakes that need several MIN players or
-  chance nodes; the strict-pruning variant of the course for equality-cut): detected when a
-  check fails, diagnosed when a failed check names it, uniquely when it names nothing else.
+  chance nodes; the strict-pruning variant of the course for equality-cut): caught when it
+  loses points, named when a failed check names it, and how many other mistakes are named
+  beside it (0: named uniquely).
 * baseline: the same variants on 30 fixed random trees with values from -9 to 1000
   (branching 2-3, depth 2-4), compared with the reference only by the root action and the set
   of generated (visited) states, as that autograder does.
+* hand-written students: the faulty and textbook-signature students of the tests, named as
+  the source evidence and the signature fitting let them be.
 * correct styles: every folder of tests/data/styles plus submissions/korrekt, graded with all
   checks: the share marked wrong anywhere.
 * time: grading submissions/korrekt with and without the random-tree checks, side by side,
@@ -38,9 +41,8 @@ from grader.sandbox.launcher import stage_runner  # noqa: E402
 from grader.tasks import load_course  # noqa: E402
 from reference.search import SEARCHES  # noqa: E402
 from reference.variants import MISTAKES_OF, run  # noqa: E402
-from test_mistakes import write_mistaken_student  # noqa: E402
-
-MULTI_PLAYER = {"strict-alternation", "chance-as-min"}
+from test_mistakes import (MULTI_PLAYER, NEEDS_STRICT_PRUNING,  # noqa: E402
+                           write_mistaken_student)
 
 
 def baseline_trees(count=30, seed=188):
@@ -102,7 +104,7 @@ def main():
     for function, mistakes in MISTAKES_OF.items():
         for mistake in mistakes:
             course = multi if mistake in MULTI_PLAYER else (
-                strict if mistake == "equality-cut" else bundled)
+                strict if mistake in NEEDS_STRICT_PRUNING else bundled)
             plan, answers = prepared[id(course)]
             folder = Path(tempfile.mkdtemp()) / mistake
             write_mistaken_student(folder, function, mistake)
@@ -110,21 +112,37 @@ def main():
             failed = [v for v in result.verdicts if not v.passed]
             named = {m for v in failed for m in (v.facts.get("diagnosis") or ())}
             base = baseline_detects(function, mistake, trees)
-            rows.append((function, mistake, bool(failed), mistake in named,
-                         named == {mistake}, base))
-    print(f"{'function':10s} {'mistake':22s} ours:detected named unique | baseline:detected")
-    for function, mistake, detected, named, unique, base in rows:
-        print(f"{function:10s} {mistake:22s} {'yes' if detected else 'NO':>13s} "
-              f"{'yes' if named else 'no':>5s} {'yes' if unique else 'no':>6s} | "
-              f"{'yes' if base else 'no':>8s}")
+            rows.append((function, mistake, result.score < result.max_score, mistake in named,
+                         len(named - {mistake}), base))
+    print(f"{'function':10s} {'mistake':22s} ours: caught named others | baseline: caught")
+    for function, mistake, caught, named, others, base in rows:
+        print(f"{function:10s} {mistake:22s} {'yes' if caught else 'NO':>12s} "
+              f"{'yes' if named else 'NO':>5s} {others:6d} | "
+              f"{'yes' if base else 'no':>14s}")
     total = len(rows)
-    print(f"\nours: detected {sum(r[2] for r in rows)}/{total}, named {sum(r[3] for r in rows)}/"
-          f"{total}, named uniquely {sum(r[4] for r in rows)}/{total}; "
-          f"baseline detected {sum(r[5] for r in rows)}/{total}")
+    print(f"\nours: caught {sum(r[2] for r in rows)}/{total}, named {sum(r[3] for r in rows)}/"
+          f"{total}, named uniquely {sum(r[3] and not r[4] for r in rows)}/{total} "
+          f"(others named beside it: {sum(r[4] for r in rows)} in all); "
+          f"baseline caught {sum(r[5] for r in rows)}/{total}")
+
+    # The catalogue's students carry every variant's code (one file for all), so their source
+    # rules nothing out; hand-written students show what the source evidence adds.
+    plan, answers = prepared[id(bundled)]
+    print("\nhand-written students (tests/data/evidence, tests/data/signatures): named")
+    for folder in sorted([*(ROOT / "tests/data/evidence").iterdir(),
+                          *(ROOT / "tests/data/signatures").iterdir()]):
+        if not (folder / "evaluation.py").exists():
+            continue
+        result = grade_submission(plan, answers, child, folder, budget_of(bundled))
+        failed = [v for v in result.verdicts if not v.passed]
+        named = sorted({m for v in failed for m in (v.facts.get("diagnosis") or ())})
+        signature = next((v.facts["signature"] for v in failed if "signature" in v.facts), None)
+        said = ", ".join(named) or ("signature differs" if signature else "nothing")
+        name = f"{folder.parent.name}/{folder.name}"
+        print(f"  {name:24s} {result.score:g}/{result.max_score:g}: {said}")
 
     styles = sorted(p for p in (ROOT / "tests/data/styles").iterdir() if p.is_dir())
     styles.append(ROOT / "submissions/korrekt")
-    plan, answers = prepared[id(bundled)]
     wrong = [s.name for s in styles
              if any(not v.passed for v in grade_submission(plan, answers, child, s,
                                                            budget_of(bundled)).verdicts)]

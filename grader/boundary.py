@@ -79,10 +79,21 @@ class LoadReply(msgspec.Struct, forbid_unknown_fields=True):
     error: Optional[ErrorInfo] = None
 
 
+class SignatureInfo(msgspec.Struct, forbid_unknown_fields=True):
+    """How the student's parameters differ from the task's call
+    (``grader/conventions/signature.py``): ``adapted`` when the runner called the function
+    with α, β and the depth where its parameters' names put them."""
+
+    student: Text
+    expected: Text
+    adapted: bool
+
+
 class CallReply(msgspec.Struct, forbid_unknown_fields=True):
     status: Literal["ok", "missing-module", "missing-function", "import-error", "protocol"]
     error: Optional[ErrorInfo] = None
     items: Optional[list[Item]] = None
+    signature: Optional[SignatureInfo] = None
 
 
 _DECODERS = {kind: msgspec.json.Decoder(kind) for kind in (LoadReply, CallReply)}

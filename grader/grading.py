@@ -104,7 +104,8 @@ def observe(call: Call, reply) -> Observation:
             item.status, item.returned,
             boundary.to_plain(item.log) if item.log is not None else None,
             boundary.to_plain(item.error) if item.error is not None else None))
-    return Observation("ok", tuple(outcomes))
+    extra = {"signature": boundary.to_plain(reply.signature)} if reply.signature else {}
+    return Observation("ok", tuple(outcomes), extra=extra)
 
 
 class SubmissionRun:
@@ -320,7 +321,7 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
                 if shown:
                     run.mark_shown_output()
             verdicts = [verdicts[c.id] for c in plan.checks]
-            verdicts = attach_diagnoses(verdicts, plan, observations, answers)
+            verdicts = attach_diagnoses(verdicts, plan, observations, answers, submission)
             verdicts = attach_pictures(verdicts, plan, observations, answers)
         verdicts = [replace(v, facts=bounded_facts(v.facts)) for v in verdicts]
         result = SubmissionResult(student, verdicts, output=run.output, isolation=level)

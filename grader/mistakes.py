@@ -5,51 +5,29 @@ When a check of a search function fails, every variant of that function is run o
 the student's function was run on; a variant *matches* when on each input where the student's
 code returned it gives the same value, the same action and the same visit sequence, and it
 differs from the reference somewhere.  The feedback then says "your search behaves like one
-that ...", with the line of the lecture's pseudo-code that is concerned.  The words live in
-the message catalogue (``mistake.<id>``); the pseudo-code lines, being code, live here.
+that ...", with the line of the lecture's pseudo-code that is concerned.  Both live in the
+message catalogue, in the page's language: ``mistake.<id>`` (what the mistake is) and
+``pseudocode.<id>`` (the line; German as in the lecture, English translated).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from reference.variants import MISTAKES_OF, run
 
 from .answers import adapt, reference_depth
 from .checks.common import read_search_result, same_number
 from .games import make_game
+from .source_evidence import ruled_out
 
-# The line of the lecture's pseudo-code (seeds: lecture notes, study notes, sheet 3) at stake.
-PSEUDOCODE = {
-    "swap-min-max": "v = MAX(v, Min-Value(s))",
-    "init-zero": "v = -INF   /   v = +INF",
-    "init-finite": "v = -INF   /   v = +INF",
-    "no-alternation": "v = MAX(v, Min-Value(s))   /   v = MIN(v, Max-Value(s))",
-    "strict-alternation": "v = MAX(v, Min-Value(s))   /   v = MIN(v, Max-Value(s))",
-    "chance-as-min": "v = MIN(v, Max-Value(s))",
-    "utility-side-to-move": "if Terminal-Test(state): return Utility(state)",
-    "last-action": "if (val <= v): (val, action) = (v, a)",
-    "one-ply": "v = Min-Value(s)",
-    "reverse-children": "for (a, s) in Successors(state):",
-    "strict-cut": "if β ≤ α: break",
-    "equality-cut": "if β ≤ α: break",
-    "alpha-never-raised": "α = max(α, v)",
-    "window-not-passed": "v = max(v, alphabeta(s nach z, d−1, α, β, Min))",
-    "alpha-beta-swapped": "v = max(v, alphabeta(s nach z, d−1, α, β, Min))",
-    "continue-not-break": "if β ≤ α: break",
-    "cut-before-record": "v = max(v, …); α = max(α, v); if β ≤ α: break",
-    "root-no-alpha": "α = max(α, v)",
-    "depth-ignored": "if d=0 oder s terminal: return E(s)",
-    "depth-off-by-one": "if d=0 oder s terminal: return E(s)",
-    "horizon-early": "if d=0 oder s terminal: return E(s)",
-    "no-negation": "v = MAX(v, -Value(s, -sign))",
-    "sign-not-flipped": "v = MAX(v, -Value(s, -sign))",
-    "leaf-not-signed": "return sign * Utility(state)",
-}
 SEARCH_FUNCTIONS = tuple(MISTAKES_OF)
 # Some mistakes behave identically on every tree (never raising alpha, not passing the window
 # on and `continue` instead of `break` all amount to "no pruning"; in Value(state, sign) an
-# unflipped sign is an unsigned leaf); all of them are named.
+# unflipped sign is an unsigned leaf): those the student's source does not rule out
+# (grader/source_evidence.py) are named together.  When more than MAX_NAMED remain, the
+# evidence picks none of them, and none is named.
 MAX_NAMED = 3
 
 
@@ -85,14 +63,17 @@ def behaves_alike(outcome, answer: dict) -> bool:
     return outcome.log["visits"] == answer["visits"]
 
 
-def diagnose(function: str, runs, variant_of) -> list[str]:
-    """The mistakes whose variant behaves exactly like the student's function.
+def diagnose(function: str, runs, variant_of, excluded=frozenset()) -> list[str]:
+    """The mistakes whose variant behaves exactly like the student's function, on every input
+    the student's function ran on, leaving out those in ``excluded``.
 
     ``runs``: (observation, reference answers) per call of ``function``; ``variant_of(mistake,
     index)``: the variant's answers for the call ``runs[index]`` (computed only when needed).
     """
     matches = []
     for mistake in MISTAKES_OF.get(function, ()):
+        if mistake in excluded:
+            continue
         compared = differs = 0
         alike = True
         for index, (observation, reference) in enumerate(runs):
@@ -117,11 +98,26 @@ def diagnose(function: str, runs, variant_of) -> list[str]:
     return matches
 
 
-def attach_diagnoses(verdicts, plan, observations, answers):
-    """Verdicts of failed search checks, with the names of the mistakes that explain them."""
+def attach_diagnoses(verdicts, plan, observations, answers, source: Path | None = None):
+    """Verdicts of failed search checks, with the names of the mistakes that explain them
+    (``source``: the submission's folder, whose code may rule mistakes out), and with how the
+    function's signature differs from the task's where the runner reported that."""
     failing = {v.check.function for v in verdicts if not v.passed}
+    if not failing:
+        return verdicts
+    absent = ruled_out(source)
+    signatures = {}
+    for call in plan.calls:
+        report = observations[call.key()].extra.get("signature") \
+            if call.key() in observations else None
+        # the report of the fullest call (with the depth, where the task passes one)
+        if call.function in failing and report and len(report["expected"]) > len(
+                signatures.get(call.function, {}).get("expected", "")):
+            signatures[call.function] = report
     found = {}
     for function in failing:
+        if function in signatures and not signatures[function]["adapted"]:
+            continue  # called with arguments it does not take: no behaviour to diagnose
         calls = [c for c in plan.calls if c.function == function and c.convention != "plain"
                  and c.reference in MISTAKES_OF]
         references = {c.reference for c in calls}
@@ -130,13 +126,17 @@ def attach_diagnoses(verdicts, plan, observations, answers):
         runs = [(observations[c.key()], answers[c]) for c in calls]
         if all(obs.status != "ok" for obs, _ in runs):
             continue
-        found[function] = diagnose(references.pop(), runs,
-                                   lambda mistake, index: answers.variant(calls[index], mistake))
+        named = diagnose(references.pop(), runs,
+                         lambda mistake, index: answers.variant(calls[index], mistake), absent)
+        found[function] = named if len(named) <= MAX_NAMED else []
     result = []
     for verdict in verdicts:
+        signature = signatures.get(verdict.check.function)
+        if signature and not verdict.passed:
+            verdict = replace(verdict, facts={**verdict.facts, "signature": signature})
         mistakes = found.get(verdict.check.function)
         if mistakes and not verdict.passed and verdict.reason != "item.error" \
                 and not verdict.reason.startswith("call."):
-            verdict = replace(verdict, facts={**verdict.facts, "diagnosis": mistakes[:MAX_NAMED]})
+            verdict = replace(verdict, facts={**verdict.facts, "diagnosis": mistakes})
         result.append(verdict)
     return result

@@ -60,6 +60,9 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
         if remaining == 0:
             return game.evaluate(node, player), None
         maximizing = game.to_move(node) == player
+        if mistake == "max-horizon-early" and maximizing and remaining == 1:
+            # `if cutoff(s, d) or d == 1` in Max-Value only
+            return game.evaluate(node, player), None
         if mistake == "no-alternation":
             maximizing = True
         elif mistake == "strict-alternation":
@@ -90,6 +93,16 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
                 if mistake != "last-action":
                     best_action = action
             if not pruning:
+                continue
+            if mistake == "wrong-side-cut":
+                # Max-Value tests `v <= α` (Min-Value `v >= β`) before updating its bound,
+                # where it should test `v >= β` (`v <= α`)
+                if (maximizing and cut(alpha, best)) or (not maximizing and cut(best, beta)):
+                    break
+                if maximizing:
+                    alpha = max(alpha, best)
+                else:
+                    beta = min(beta, best)
                 continue
             if maximizing:
                 if mistake != "alpha-never-raised" and not (mistake == "root-no-alpha" and at_root):
@@ -170,7 +183,8 @@ MINIMAX_MISTAKES = ("swap-min-max", "init-zero", "init-finite", "no-alternation"
 ALPHABETA_MISTAKES = MINIMAX_MISTAKES + (
     "strict-cut", "equality-cut", "alpha-never-raised", "window-not-passed",
     "alpha-beta-swapped", "continue-not-break", "cut-before-record", "root-no-alpha",
-    "depth-ignored", "depth-off-by-one", "horizon-early")
+    "wrong-side-cut", "depth-ignored", "depth-off-by-one", "horizon-early",
+    "max-horizon-early")
 NEGAMAX_MISTAKES = ("no-negation", "sign-not-flipped", "leaf-not-signed", "init-zero",
                     "init-finite", "last-action", "one-ply", "reverse-children")
 EXPECTIMAX_MISTAKES = ("chance-as-min",)

@@ -74,7 +74,7 @@ def test_an_interrupted_batch_writes_what_was_graded_and_resume_finishes_it(slow
     summary = (out / "summary.html").read_text()
     assert 'class="interrupted"' in summary
     graded = (out / "gradebook.csv").read_text().splitlines()[1:]
-    assert graded and graded[0].startswith("a-korrekt,56,56")
+    assert graded and graded[0].startswith("a-korrekt,60,60")
     assert len(graded) < 4
     assert living_children(process.pid) == []
     assert leftovers(process.pid) == []
@@ -85,7 +85,7 @@ def test_an_interrupted_batch_writes_what_was_graded_and_resume_finishes_it(slow
     results = {p.name: json.loads((p / "results.json").read_text())
                for p in out.iterdir() if p.is_dir()}
     assert sorted(results) == ["a-korrekt", "b-endlos", "c-endlos", "d-endlos"]
-    assert results["a-korrekt"]["score"] == 56
+    assert results["a-korrekt"]["score"] == 60
     assert 'class="interrupted"' not in (out / "summary.html").read_text()
 
 

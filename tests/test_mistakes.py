@@ -1,10 +1,13 @@
-"""Every mistake of the catalogue, submitted as a student, is caught and named as itself."""
+"""Every mistake of the catalogue, submitted as a student, is caught on the bundled course and
+named as itself in the feedback."""
 
 import shutil
 import textwrap
 
 import pytest
 
+from grader.report.messages import Catalogue
+from grader.report.views import student_view
 from grader.tasks import load_course
 from reference.variants import MISTAKES_OF
 
@@ -15,8 +18,11 @@ from conftest import DATA, ROOT
 # unsigned leaf.
 SAME_BEHAVIOUR = [{"alpha-never-raised", "window-not-passed", "continue-not-break"},
                   {"sign-not-flipped", "leaf-not-signed"}]
-# Mistakes that only show with several MIN players or with chance nodes.
+# Mistakes that only show with several MIN players or with chance nodes (the bundled course has
+# neither), and the one that only shows where the task cuts on strict inequality (the bundled
+# course cuts on equality): every other mistake is caught on the bundled course itself.
 MULTI_PLAYER = {"strict-alternation", "chance-as-min"}
+NEEDS_STRICT_PRUNING = {"equality-cut"}
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -63,15 +69,18 @@ def strict_course(tmp_path_factory):
 
 
 @pytest.mark.parametrize("function, mistake", CASES)
-def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grade, strict_course):
+def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grade, strict_course,
+                                               course):
     write_mistaken_student(tmp_path / mistake, function, mistake)
+    graded_on = course  # the bundled course
     if mistake in MULTI_PLAYER:
-        course = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
-    else:
-        course = strict_course if mistake == "equality-cut" else None
-    result = grade(tmp_path / mistake, course)
+        graded_on = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
+    elif mistake in NEEDS_STRICT_PRUNING:
+        graded_on = strict_course
+    result = grade(tmp_path / mistake, None if graded_on is course else graded_on)
     failed = [v for v in result.verdicts if not v.passed]
     assert failed, "the mistake is caught"
+    assert result.score < result.max_score, "the mistake costs points"
     assert all(v.check.function == function for v in failed), "only its own function loses"
     named = {tuple(v.facts.get("diagnosis") or ()) for v in failed}
     assert any(mistake in names for names in named), f"diagnosed as {named}"
@@ -82,3 +91,31 @@ def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grad
             assert verdict.facts["example"]["nodes"] <= 10, verdict.facts["example"]["tree"]
     same = next((group for group in SAME_BEHAVIOUR if mistake in group), set())
     assert alike <= same, f"only mistakes that behave identically share a diagnosis: {named}"
+    catalogue = Catalogue(graded_on.language)
+    assert catalogue.lookup(f"mistake.{mistake}") in feedback_text(result, graded_on, catalogue), \
+        "the student's feedback page names the mistake"
+
+
+def feedback_text(result, course, catalogue) -> str:
+    """Everything the student's page says about the checks, notes included."""
+    view = student_view(result, course, catalogue, html=False)
+    return "\n".join([str(n["message"]) for n in view["notes"]]
+                     + [str(n["message"]) for task in view["tasks"] for n in task["notes"]]
+                     + [str(c["message"]) for task in view["tasks"] for c in task["checks"]])
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_every_mistake_has_words_and_a_pseudocode_line_in_each_language(language):
+    catalogue = Catalogue(language)
+    for mistake in {m for mistakes in MISTAKES_OF.values() for m in mistakes}:
+        assert catalogue.lookup(f"mistake.{mistake}")
+        assert catalogue.lookup(f"pseudocode.{mistake}")
+
+
+def test_the_english_page_quotes_english_pseudocode(tmp_path, grade, course):
+    write_mistaken_student(tmp_path / "early", "alphabeta", "horizon-early")
+    result = grade(tmp_path / "early")
+    english = feedback_text(result, course, Catalogue("en"))
+    german = feedback_text(result, course, Catalogue("de"))
+    assert "“if d = 0 or s is terminal: return E(s)”" in english and "oder" not in english
+    assert "„if d=0 oder s terminal: return E(s)“" in german

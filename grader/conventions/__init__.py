@@ -3,7 +3,9 @@
 One module per convention, registered in ``CONVENTIONS``; each provides
 ``call(module, name, item, args) -> (returned, visit_log)``:
 
-* ``game`` (default): ``name(game, state, *args)`` with a recording game object;
+* ``game`` (default): ``name(game, state, *args)`` with a recording game object, or
+  ``alphabeta(game, state, alpha, beta, depth)`` and the like fitted by parameter name
+  (``signature.py``; the runner reports the difference);
 * ``plain``: ``name(*item, *args)``, e.g. ``evaluate(state, player)``;
 * ``helpers``: the exercise sheet's style, ``minimax(state, player)`` with module-level
   ``terminal``, ``legal_moves`` and ``play`` provided by the grader;
@@ -22,4 +24,6 @@ from . import game, helpers, multi_agent, negamax_sign, plain
 
 CONVENTIONS = {"game": game.call, "plain": plain.call, "helpers": helpers.call,
                "negamax-sign": negamax_sign.call, "multi-agent": multi_agent.call}
+# Conventions whose call the runner can describe when a student's signature differs.
+SIGNATURE_REPORTS = {"game": game.signature_report}
 STANDINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 
-from ..mistakes import PSEUDOCODE
 from .messages import Catalogue
 from .trees import drawable, sequence_rows, text_tree, tree_layout
 
@@ -24,6 +23,7 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
     check = verdict.check
     render = catalogue.html if html else catalogue.text
     hidden = hidden_now(check, task, now)
+    named, diagnosis = (), None
     if hidden and for_student:
         message = render("hidden.passed" if verdict.passed else "hidden.failed")
         traceback = None
@@ -32,10 +32,20 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         message = render(key, **verdict.facts)
         if not verdict.passed and verdict.facts.get("example"):
             message = message + " " + render("example.text", **verdict.facts)
-        mistakes = [{"description": catalogue.lookup(f"mistake.{m}"), "line": PSEUDOCODE[m]}
-                    for m in verdict.facts.get("diagnosis") or ()]
-        if mistakes:
-            message = message + " " + render("diagnosis.alike", mistakes=mistakes)
+        named = tuple(verdict.facts.get("diagnosis") or ())
+        sentences = []
+        signature = verdict.facts.get("signature")
+        if signature:
+            sentences.append(render("signature.adapted" if signature.get("adapted")
+                                    else "signature.differs", **signature))
+            named = ("signature",) + named
+        if verdict.facts.get("diagnosis"):
+            sentences.append(render("diagnosis.alike", mistakes=[
+                {"description": catalogue.lookup(f"mistake.{m}"),
+                 "line": catalogue.lookup(f"pseudocode.{m}")}
+                for m in verdict.facts["diagnosis"]]))
+        for sentence in sentences:  # concatenated, not joined: keeps HTML-safe text safe
+            diagnosis = sentence if diagnosis is None else diagnosis + " " + sentence
         traceback = verdict.facts.get("traceback") if not verdict.passed else None
         if traceback is None and isinstance(verdict.facts.get("error"), dict):
             traceback = verdict.facts["error"].get("traceback")
@@ -59,6 +69,8 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         "message": message,
         "traceback": traceback,
         "grouped": False,
+        "named": named,          # the mistakes named, and the sentence naming them, which
+        "diagnosis": diagnosis,  # place_diagnoses adds to the message
     }
 
 
@@ -124,6 +136,25 @@ def group_failures(checks: list, page_notes: list, catalogue: Catalogue, html: b
     return notes
 
 
+def place_diagnoses(tasks: list, catalogue: Catalogue, html: bool, once: bool) -> None:
+    """Add each check's diagnosis to its message.  ``once``: a function's mistake is said by
+    the first of its failed checks on the page; later checks that name the same mistakes
+    point there."""
+    render = catalogue.html if html else catalogue.text
+    said: dict = {}
+    for task in tasks:
+        for check in task["checks"]:
+            if not check["diagnosis"]:
+                continue
+            key = (check["function"], check["named"])
+            first = said.get(key) if once else None
+            if first is None:
+                check["message"] = check["message"] + " " + check["diagnosis"]
+                said[key] = {"task": task["title"] or task["id"], "check": check["kind_title"]}
+            else:
+                check["message"] = check["message"] + " " + render("diagnosis.see_first", **first)
+
+
 def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True,
                  now: datetime.datetime | None = None, group: bool = True) -> dict:
     """A student's page.  ``group`` says a shared failure once (pages); formats whose checks
@@ -155,6 +186,7 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
         tasks.append({"id": task.id, "title": task.title, "checks": checks, "notes": notes,
                       "score": sum(c["score"] for c in checks),
                       "max_score": sum(c["max_score"] for c in checks)})
+    place_diagnoses(tasks, catalogue, html, once=group)
     return {"student": result.student, "display": result.display or result.student,
             "course": course.title, "tasks": tasks, "notes": page_notes,
             "score": result.score, "max_score": result.max_score,

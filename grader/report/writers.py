@@ -132,7 +132,6 @@ def _plain(number: float) -> str:
 
 def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
     """What the instructor's page shows: distribution, pass rates, named mistakes, links."""
-    from ..mistakes import PSEUDOCODE
     results = sorted(results, key=lambda r: r.student)
     maximum = course.max_score or 1
     buckets = [0] * 10
@@ -156,7 +155,7 @@ def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
                "rate": passed[c.id] / counted[c.id] if counted.get(c.id) else None}
               for t in course.tasks for c in t.checks]
     mistakes = sorted(({"id": m, "description": catalogue.lookup(f"mistake.{m}"),
-                        "line": PSEUDOCODE.get(m, ""), "students": sorted(s)}
+                        "line": catalogue.lookup(f"pseudocode.{m}"), "students": sorted(s)}
                        for m, s in named.items()), key=lambda m: (-len(m["students"]), m["id"]))
     attention = [{"student": r.student, "display": r.display, "score": r.score,
                   "max_score": r.max_score,

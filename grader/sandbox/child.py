@@ -121,11 +121,12 @@ def describe_exception(error, student_dir):
 class Runner:
     def __init__(self, student_dir):
         global STANDIN_ERRORS
-        from grader.conventions import CONVENTIONS, STANDINS
+        from grader.conventions import CONVENTIONS, SIGNATURE_REPORTS, STANDINS
         from grader.conventions.stubs import StandInUnavailable
         STANDIN_ERRORS = (StandInUnavailable,)
         self.student_dir = os.path.abspath(student_dir)
         self.conventions = CONVENTIONS
+        self.signature_reports = SIGNATURE_REPORTS
         self.standins = STANDINS
         self.modules = {}
 
@@ -172,6 +173,15 @@ class Runner:
                     "error": {"module": request["module"], "function": request["function"],
                               "file": request["module"] + ".py"}}
         convention = self.conventions[request["convention"]]
+        reply = {"status": "ok"}
+        describe = self.signature_reports.get(request["convention"])
+        if describe is not None:
+            try:
+                report = describe(module, request["function"], request["args"])
+            except BaseException:  # a student's __signature__ that raises: call as the task says
+                report = None
+            if report is not None:
+                reply["signature"] = {key: plain(value) for key, value in report.items()}
         items = []
         for item in request["items"]:
             try:
@@ -180,7 +190,8 @@ class Runner:
             except BaseException as error:  # the student's exception, recursion, sys.exit
                 items.append({"status": "error",
                               "error": describe_exception(error, self.student_dir)})
-        return {"status": "ok", "items": items}
+        reply["items"] = items
+        return reply
 
 
 def apply_limits(limits):
