@@ -271,9 +271,13 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
                 seen[key] = (compare_tree(verdict.check, observation.items[0], answer), answer)
         return seen[key]
 
+    # Shrink towards the difference the message names ("an action that is not optimal"), so
+    # that the counterexample shows that difference and not another one.
+    aspect = verdict.facts["example"].get("aspect")
+
     def disagrees(tree: dict) -> bool:
         difference, _ = outcome_of(tree)
-        return difference is not None
+        return difference is not None and difference["aspect"] == aspect
 
     original = trees_of(verdict.check)[verdict.facts["tree_number"] - 1]
     minimal = shrink(original, disagrees)

@@ -89,6 +89,7 @@ def test_agents_that_take_9999_for_infinity_fail_with_a_counterexample_of_at_mos
     for verdict in failed.values():
         example = verdict.facts["example"]
         assert verdict.facts["shrunk"] and example["nodes"] <= 10
+        assert f"random.{example['aspect']}" == verdict.reason, "shows what the message says"
         scores = [n.get("value", n.get("eval")) for n in example["spec"]["nodes"].values()]
         assert any(abs(s) >= 9999 for s in scores), "the counterexample needs a large score"
         assert example["tree"].startswith('num_agents: "') and "successors: " in example["tree"]
