@@ -44,7 +44,7 @@ class Call:
 
 # Call-level outcomes: every item of the call shares them.
 CALL_FAILURES = ("missing-module", "missing-function", "import-error", "import-timeout",
-                 "timeout", "crashed",
+                 "timeout", "crashed", "after-timeout",
                  "budget", "protocol")
 
 

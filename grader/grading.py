@@ -128,6 +128,10 @@ class SubmissionRun:
         self.log_entries = 0
         self.loaded: dict[str, Observation | None] = {}
         self.output: dict = {}
+        # (module, function) -> seconds of the call that timed out: a function that did not
+        # finish once is not called again in this submission (a hanging search would
+        # otherwise spend its limit on every call)
+        self.timed_out: dict[tuple, float] = {}
 
     def __enter__(self) -> "SubmissionRun":
         self._scratch = tempfile.TemporaryDirectory(prefix="grader-scratch-", dir=self.workdir)
@@ -149,8 +153,14 @@ class SubmissionRun:
         failure = self.load(call.module, call.time_limit)
         if failure is not None:
             return failure
+        key = (call.module, call.function)
+        if key in self.timed_out:
+            return Observation("after-timeout", error={"function": call.function,
+                                                       "seconds": self.timed_out[key]})
         reply = self.request(call.request(), call.time_limit, boundary.CallReply)
         if isinstance(reply, Observation):
+            if reply.status == "timeout":
+                self.timed_out[key] = call.time_limit
             return reply
         observation = observe(call, reply)
         if observation.status == "ok":

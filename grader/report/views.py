@@ -100,7 +100,7 @@ MODULE_FAILURES = ("call.missing-module", "call.missing-function", "call.import-
                    "call.import-timeout")
 # Failures that concern one run of a function: said once per task and function.
 RUN_FAILURES = ("result.shape", "search.none", "item.error", "call.timeout", "call.crashed",
-                "call.budget", "call.protocol", "call.withheld")
+                "call.budget", "call.protocol", "call.withheld", "call.after-timeout")
 
 
 def group_failures(checks: list, page_notes: list, catalogue: Catalogue, html: bool) -> list:
