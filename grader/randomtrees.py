@@ -11,6 +11,7 @@ in the feedback can be pasted into a task file.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from dataclasses import dataclass
 
 
@@ -31,8 +32,15 @@ class Shape:
 
 
 def generate(seed: int, count: int, shape: Shape = Shape()) -> list[dict]:
+    """The trees of one seed (a new list each time; the trees are made once per process and
+    must not be changed by callers)."""
+    return list(_generated(seed, count, shape))
+
+
+@lru_cache(maxsize=64)
+def _generated(seed: int, count: int, shape: Shape) -> tuple:
     rng = random.Random(seed)
-    return [_tree(rng, shape) for _ in range(count)]
+    return tuple(_tree(rng, shape) for _ in range(count))
 
 
 def horizons(seed: int, count: int, search_depth) -> list:
