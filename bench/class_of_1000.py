@@ -1,0 +1,116 @@
+"""A realistic class graded in one batch: wall time, core-seconds per submission and the
+parent's peak memory.
+
+    python bench/class_of_1000.py [--students 1000] [--jobs 2] [--sandbox auto] [--seed 1]
+
+The class is built from the example students and the mistake catalogue, shuffled with the
+seed: about 70 % correct (submissions/korrekt and the correct textbook styles of
+tests/data/styles), 20 % with one catalogue mistake (the catalogue's own variant as the
+student's code, as in tests/test_mistakes.py), 5 % hanging (submissions/endlosschleife) and
+5 % broken (submissions/syntaxfehler, or an empty folder).  It is graded by `grader grade` on
+the bundled course.  Core-seconds are the CPU time of the grader and every process it
+started; the peak memory is the grader process's own (its maximum resident set size, read
+from /proc while it runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from reference.variants import MISTAKES_OF  # noqa: E402
+from test_mistakes import MULTI_PLAYER, NEEDS_STRICT_PRUNING, write_mistaken_student  # noqa: E402
+
+SHARES = (("correct", 0.70), ("mistake", 0.20), ("hanging", 0.05), ("broken", 0.05))
+
+
+def build_class(folder: Path, students: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    correct = [ROOT / "submissions" / "korrekt"] + sorted(
+        p for p in (ROOT / "tests" / "data" / "styles").iterdir() if p.is_dir())
+    mistakes = [(function, mistake) for function, names in MISTAKES_OF.items()
+                if function in ("minimax", "alphabeta", "negamax") for mistake in names
+                if mistake not in MULTI_PLAYER and mistake not in NEEDS_STRICT_PRUNING
+                and mistake != "chance-as-min"]
+    kinds = []
+    for kind, share in SHARES:
+        kinds += [kind] * round(share * students)
+    kinds = (kinds + ["correct"] * students)[:students]
+    rng.shuffle(kinds)
+    counts: dict = {}
+    for index, kind in enumerate(kinds):
+        target = folder / f"student-{index:04d}"
+        counts[kind] = counts.get(kind, 0) + 1
+        if kind == "correct":
+            shutil.copytree(rng.choice(correct), target)
+        elif kind == "mistake":
+            write_mistaken_student(target, *rng.choice(mistakes))
+        elif kind == "hanging":
+            shutil.copytree(ROOT / "submissions" / "endlosschleife", target)
+        elif rng.random() < 0.5:
+            shutil.copytree(ROOT / "submissions" / "syntaxfehler", target)
+        else:
+            target.mkdir()   # handed in nothing
+    return counts
+
+
+def peak_rss_of(pid: int, stop: threading.Event, found: list) -> None:
+    """The process's peak resident set size (VmHWM), sampled until it exits."""
+    while not stop.is_set():
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    found[0] = max(found[0], int(line.split()[1]) * 1024)
+        except OSError:
+            return
+        time.sleep(0.2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--sandbox", default="auto")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-class-") as scratch:
+        scratch = Path(scratch)
+        counts = build_class(scratch / "class", args.students, args.seed)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
+             "--submissions", str(scratch / "class"), "--out", str(scratch / "out"),
+             "--jobs", str(args.jobs), "--sandbox", args.sandbox, "--allow-weak-sandbox"],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stop, peak = threading.Event(), [0]
+        watcher = threading.Thread(target=peak_rss_of, args=(process.pid, stop, peak))
+        watcher.start()
+        status = process.wait()
+        stop.set()
+        watcher.join()
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        graded = len(list((scratch / "out").glob("*/results.json")))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print(f"class of {args.students} (seed {args.seed}): "
+          + ", ".join(f"{counts.get(kind, 0)} {kind}" for kind, _ in SHARES))
+    print(f"grader grade --jobs {args.jobs} --sandbox {args.sandbox}: exit {status}, "
+          f"{graded} results, wall {wall:.1f} s ({wall / 60:.2f} min), "
+          f"{cpu / args.students:.3f} core-seconds per submission, "
+          f"parent peak {peak[0] / 2**20:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
