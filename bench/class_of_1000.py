@@ -8,14 +8,16 @@ seed: about 70 % correct (submissions/korrekt and the correct textbook styles of
 tests/data/styles), 20 % with one catalogue mistake (the catalogue's own variant as the
 student's code, as in tests/test_mistakes.py), 5 % hanging (submissions/endlosschleife) and
 5 % broken (submissions/syntaxfehler, or an empty folder).  It is graded by `grader grade` on
-the bundled course.  Core-seconds are the CPU time of the grader and every process it
-started; the peak memory is the grader process's own (its maximum resident set size, read
+the bundled course.  Core-seconds are counted twice: by `rusage` (a lower bound: sandboxed
+processes killed inside their PID namespace are missed) and by the cores' busy time in
+/proc/stat (everything, other load on the machine included: use a quiet one); the peak memory is the grader process's own (its maximum resident set size, read
 from /proc while it runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import shutil
@@ -65,6 +67,13 @@ def build_class(folder: Path, students: int, seed: int) -> dict:
     return counts
 
 
+def machine_busy() -> float:
+    """Seconds all cores spent busy since boot (/proc/stat: all but idle and iowait)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    user, nice, system, idle, iowait, irq, softirq, steal = fields
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss_of(pid: int, stop: threading.Event, found: list) -> None:
     """The process's peak resident set size (VmHWM), sampled until it exits."""
     while not stop.is_set():
@@ -88,6 +97,7 @@ def main() -> None:
         scratch = Path(scratch)
         counts = build_class(scratch / "class", args.students, args.seed)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        busy = machine_busy()
         started = time.perf_counter()
         process = subprocess.Popen(
             [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
@@ -102,13 +112,15 @@ def main() -> None:
         watcher.join()
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        busy = machine_busy() - busy
         graded = len(list((scratch / "out").glob("*/results.json")))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     print(f"class of {args.students} (seed {args.seed}): "
           + ", ".join(f"{counts.get(kind, 0)} {kind}" for kind, _ in SHARES))
     print(f"grader grade --jobs {args.jobs} --sandbox {args.sandbox}: exit {status}, "
           f"{graded} results, wall {wall:.1f} s ({wall / 60:.2f} min), "
-          f"{cpu / args.students:.3f} core-seconds per submission, "
+          f"core-seconds per submission {busy / args.students:.3f} (machine) / "
+          f"{cpu / args.students:.3f} (rusage), "
           f"parent peak {peak[0] / 2**20:.0f} MB")
 
 
