@@ -18,6 +18,7 @@ import importlib.metadata
 import importlib.util
 import os
 import re
+import sys
 from dataclasses import dataclass
 
 # The grader itself: providing it would hand students the reference solutions.
@@ -71,6 +72,9 @@ def problem_with(name: str) -> str | None:
     if _normalised(name) == GRADER_DISTRIBUTION:
         return (f"{name} is the grader itself; providing it would hand students the "
                 "reference solutions")
+    if name in getattr(sys, "stdlib_module_names", ()):
+        return (f"{name} is part of Python's standard library, which students may always "
+                "import; remove it from packages")
     try:
         distribution = importlib.metadata.distribution(name)
     except importlib.metadata.PackageNotFoundError:

@@ -204,6 +204,7 @@ def test_a_stand_in_used_during_the_search_says_it_is_a_stand_in(grade):
     ("numpy", r"t.yaml:3: 'packages' must be a list of package names"),
     ("[gametree-grader]", r"t.yaml:3: gametree-grader is the grader itself"),
     ("['numpy; rm -rf /']", r"t.yaml:3: 'numpy; rm -rf /' is not a package name"),
+    ("[json]", r"t.yaml:3: json is part of Python's standard library"),
 ])
 def test_course_packages_are_checked_with_file_and_line(tmp_path, packages, message):
     from grader.tasks import TaskFileError
