@@ -141,13 +141,13 @@ def action_justified(action, log: dict, answer: dict) -> bool:
     return False
 
 
-def search_failure(check, observation, answer: dict, need_search: bool = True):
-    """The verdict for a search call whose answer earns nothing (a failed run, a reply of the
-    wrong shape, no search at all), or None if the checks may judge it."""
-    failure = run_failure(check, observation)
+def search_failure(check, observation, answer: dict, need_search: bool = True, index: int = 0):
+    """The verdict for a search call whose answer (of item ``index``) earns nothing (a failed
+    run, a reply of the wrong shape, no search at all), or None if the checks may judge it."""
+    failure = run_failure(check, observation, index)
     if failure:
         return failure
-    item = observation.items[0]
+    item = observation.items[index]
     _, _, problem = read_answer(item.returned, answer)
     if problem:
         return failed(check, "result.shape", **problem)

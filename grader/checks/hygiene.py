@@ -15,8 +15,7 @@ passed to it.
 
 from ..calls import Call, canonical
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, read_answer, read_search_result, run_failure,
-                     same_number, searched)
+from .common import SEARCH_FUNCTIONS, read_answer, read_search_result, same_number, search_failure
 from .visited import compare_visits
 
 KIND = "hygiene"
@@ -46,22 +45,22 @@ def parse_options(item, context, line):
     return {"aspects": list(aspects)}
 
 
-def _inputs(task, check) -> list:
-    """(aspect, input) in the order the call runs them."""
+INPUTS = {"terminal-root": TERMINAL_ROOT, "single-child": CHAIN}
+
+
+def _aspect_order(check, with_repeat: bool) -> list:
+    """The aspect of each item of the call, in the order the call runs them: the repeated
+    pair first (only where the task has a game to repeat), then the fixed trees."""
     aspects = check.option("aspects", list(DEFAULT_ASPECTS))
-    inputs = []
-    if "repeat" in aspects and task.game_spec is not None:
-        inputs += [("repeat", task.game_spec), ("repeat", task.game_spec)]
-    if "terminal-root" in aspects:
-        inputs.append(("terminal-root", canonical(TERMINAL_ROOT)))
-    if "single-child" in aspects:
-        inputs.append(("single-child", canonical(CHAIN)))
-    return inputs
+    order = ["repeat", "repeat"] if with_repeat and "repeat" in aspects else []
+    return order + [aspect for aspect in INPUTS if aspect in aspects]
 
 
 def calls(task, check):
     return [Call(module=task.module_of(check.function), function=check.function,
-                 convention=task.convention, items=tuple(i for _, i in _inputs(task, check)),
+                 convention=task.convention,
+                 items=tuple(task.game_spec if aspect == "repeat" else canonical(INPUTS[aspect])
+                             for aspect in _aspect_order(check, task.game_spec is not None)),
                  args=(task.depth,) if task.depth else (), time_limit=task.limits.call_seconds,
                  prune_on_equality=task.prune_on_equality,
                  reference=task.reference_of(check.function))]
@@ -90,20 +89,16 @@ def judge(check, observations, answers):
     if observation.status != "ok":
         return failed(check, f"call.{observation.status}", **(observation.error or {}))
     items, reference = observation.items, answers[0]
-    aspects = [aspect for aspect, _ in _inputs_of(check, len(items))]
+    # the call holds the repeated pair exactly when it has more items than the fixed trees
+    aspects = _aspect_order(check, len(items) > len(_aspect_order(check, False)))
     runs = {}
     for aspect, outcome, answer in zip(aspects, items, reference):
         runs.setdefault(aspect, []).append((outcome, answer))
     if "repeat" in runs:
         (first, answer), (second, _) = runs["repeat"]
-        failure = run_failure(check, observation, aspects.index("repeat"))
+        failure = search_failure(check, observation, answer, index=aspects.index("repeat"))
         if failure:
             return failure
-        _, _, problem = read_answer(first.returned, answer)
-        if problem:
-            return failed(check, "result.shape", **problem)
-        if not searched(first.log, answer):
-            return failed(check, "search.none", root=answer.get("root"))
         if (first.returned != second.returned or second.status != "ok"
                 or first.log["visits"] != second.log["visits"]):
             return failed(check, "hygiene.repeat", first=_summary(first), second=_summary(second))
@@ -120,13 +115,3 @@ def judge(check, observations, answers):
                                     "count": len(answer["visits"])})
     return passed(check, aspects=check.option("aspects", list(DEFAULT_ASPECTS)))
 
-
-def _inputs_of(check, count: int) -> list:
-    """The aspects of a call's items, rebuilt from the check (the repeated pair is there only
-    when the task has a game, which the item count tells)."""
-    aspects = check.option("aspects", list(DEFAULT_ASPECTS))
-    order = []
-    others = [a for a in ("terminal-root", "single-child") if a in aspects]
-    if "repeat" in aspects and count == len(others) + 2:
-        order += [("repeat", None), ("repeat", None)]
-    return order + [(a, None) for a in others]

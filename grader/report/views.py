@@ -68,7 +68,6 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         "reason": verdict.reason,
         "message": message,
         "traceback": traceback,
-        "grouped": False,
         "named": named,          # the mistakes named, and the sentence naming them, which
         "diagnosis": diagnosis,  # place_diagnoses adds to the message
     }
@@ -132,7 +131,6 @@ def group_failures(checks: list, page_notes: list, catalogue: Catalogue, html: b
             check["message"] = render("ui.see_page_note" if module_wide else "ui.see_note",
                                       function=function)
             check["traceback"] = None
-            check["grouped"] = True
     return notes
 
 
