@@ -102,17 +102,29 @@ def note_text(note, catalogue: Catalogue) -> str:
         return note.key
 
 
-def write_student(out: Path, result, course, catalogue: Catalogue) -> Path:
-    folder = out / result.student
+def render_student(result, course, catalogue: Catalogue) -> dict[str, str]:
+    """A student's report files by name: results.json, feedback.md, feedback.html."""
     data = results_json(result, course, catalogue)
-    write_atomically(folder / "results.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     md_view = student_view(result, course, catalogue, html=False)
-    write_atomically(folder / "feedback.md", TEMPLATES.get_template("feedback.md.j2").render(
-        view=md_view, ui=_ui(catalogue, False), version=__version__))
     html_view = student_view(result, course, catalogue, html=True)
-    write_atomically(folder / "feedback.html", TEMPLATES.get_template("feedback.html.j2").render(
-        view=html_view, ui=_ui(catalogue, True), lang=catalogue.language, version=__version__))
+    return {
+        "results.json": json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+        "feedback.md": TEMPLATES.get_template("feedback.md.j2").render(
+            view=md_view, ui=_ui(catalogue, False), version=__version__),
+        "feedback.html": TEMPLATES.get_template("feedback.html.j2").render(
+            view=html_view, ui=_ui(catalogue, True), lang=catalogue.language,
+            version=__version__)}
+
+
+def write_files(folder: Path, files: dict[str, str]) -> Path:
+    """Each file atomically, in the order given."""
+    for name, text in files.items():
+        write_atomically(folder / name, text)
     return folder
+
+
+def write_student(out: Path, result, course, catalogue: Catalogue) -> Path:
+    return write_files(out / result.student, render_student(result, course, catalogue))
 
 
 def gradebook_csv(results, course) -> str:

@@ -300,10 +300,25 @@ def workspace() -> Path:
     if _workspace is None:
         # Named like a batch's temporary folder, so that the next run removes it if this
         # process is killed before its atexit handler runs (batch.remove_stale_temporaries).
-        _workspace = Path(tempfile.mkdtemp(prefix=f"grader-batch-{os.getpid()}-container-"))
+        from .isolation import owner_pid
+        _workspace = Path(tempfile.mkdtemp(prefix=f"grader-batch-{owner_pid()}-container-"))
         os.chmod(_workspace, 0o700)
         atexit.register(shutil.rmtree, _workspace, True)
     return _workspace
+
+
+def current_workspace() -> Path | None:
+    return _workspace
+
+
+def remove_workspace() -> None:
+    """Remove this process's workspace now (a forked worker's atexit handlers do not run)."""
+    global _workspace
+    if _workspace is not None:
+        shutil.rmtree(_workspace, ignore_errors=True)
+        _workspace = None
+        _templates.clear()
+        _runners.clear()
 
 
 def runtime_template(python: str, packages=None) -> Path:

@@ -67,6 +67,9 @@ STRONG_LEVELS = ("bubblewrap", "container")
 # orders in student code, and so grades, the same run after run.
 CHILD_FLAGS = ("-s", "-S", "-B", "-u")
 SANDBOX_UID = 65534
+# The batch process a grading process works for (None: itself).  Cgroups and temporary
+# folders are named after it, so that a later run removes them once that process is gone.
+OWNER: int | None = None
 CPU_PERIOD_US = 100_000          # cgroup CPU quota period; the quota is one full period
 RUNNER_MOUNT = "/runner"
 SUBMISSION_MOUNT = "/submission"
@@ -223,7 +226,7 @@ class Cgroup:
     def name(cls) -> str:
         """Unique, and naming the grading process, so that a later run can tell a cgroup
         left behind by a killed grader (its pid gone) from one in use."""
-        return f"{cls.PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        return f"{cls.PREFIX}{owner_pid()}-{uuid.uuid4().hex[:12]}"
 
     @classmethod
     def create(cls, limits: ResourceLimits) -> "Cgroup | None":
@@ -333,6 +336,11 @@ def _try_write(path: Path, text: str) -> bool:
         return True
     except OSError:
         return False
+
+
+def owner_pid() -> int:
+    """The pid that names this process's cgroups and temporary folders (see ``OWNER``)."""
+    return OWNER or os.getpid()
 
 
 def remove_stale_cgroups() -> list[Path]:
