@@ -17,28 +17,22 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
 import time
-import traceback
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import checks as check_kinds
-from . import forgery
 from .answers import AnswerBook
 from .checks import Verdict
-from .grading import Plan, SubmissionResult, grade_submission
+from .grading import Plan, SubmissionResult
 from .notes import Note
 from .report.messages import Catalogue
-from .report.writers import write_atomically, write_batch, write_student
+from .report.writers import (render_student, write_atomically, write_batch, write_files,
+                             write_student)
 from .sandbox import launcher
 from .sandbox.isolation import remove_stale_cgroups
-from .sandbox.launcher import Interrupted, StagedRunner
-from .submissions import Submission, content_hash, find, stage, tasks_hash
-
-STATE_FILE = ".grading.json"
-TEMP_PREFIX = "grader-batch-"
+from .submissions import Submission, find, tasks_hash
+from .worker import (STATE_FILE, TEMP_PREFIX, Context, Outcome, WorkerDied, WorkerPool,
+                     internal_error_result, state_json)
 
 
 @dataclass
@@ -64,15 +58,16 @@ def budget_of(course) -> float:
 
 
 def save_state(out: Path, result: SubmissionResult, hashes: dict) -> None:
-    """What ``--resume`` needs to rebuild a result without grading again."""
-    state = {"hashes": hashes, "student": result.student, "display": result.display,
-             "output": result.output, "isolation": result.isolation,
-             "seconds": result.seconds, "problem": result.problem,
-             "problem_detail": result.problem_detail,
-             "notes": [note.as_json() for note in result.notes],
-             "verdicts": [{"check": v.check.id, "passed": v.passed, "score": v.score,
-                           "reason": v.reason, "facts": v.facts} for v in result.verdicts]}
-    write_atomically(out / result.student / STATE_FILE, json.dumps(state, default=list))
+    write_atomically(out / result.student / STATE_FILE, state_json(result, hashes))
+
+
+def previous_hashes(out: Path, student: str) -> dict | None:
+    """The hashes a submission was graded with before (``--resume``), if it was."""
+    try:
+        state = json.loads((out / student / STATE_FILE).read_text())
+    except (OSError, ValueError, RecursionError):
+        return None
+    return state.get("hashes") if isinstance(state, dict) else None
 
 
 def load_state(out: Path, student: str, hashes: dict, course) -> SubmissionResult | None:
@@ -94,21 +89,6 @@ def load_state(out: Path, student: str, hashes: dict, course) -> SubmissionResul
                                 notes=[Note.from_json(n) for n in state.get("notes", ())])
     except (KeyError, TypeError, ValueError):
         return None
-
-
-def internal_error_result(submission: Submission, course, error: BaseException,
-                          level: str, notes=()) -> SubmissionResult:
-    """The result of a submission the grader failed on: every check unscored, the cause
-    stated as the grader's (not the student's), and a note for the instructor."""
-    verdicts = [check_kinds.failed(check, "internal") for task in course.tasks
-                for check in task.checks]
-    detail = f"{type(error).__name__}: {error}"[:500]
-    trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-    return SubmissionResult(submission.student, verdicts, isolation=level,
-                            problem="submission.internal", problem_detail=detail,
-                            display=submission.display,
-                            notes=[*notes, Note("internal-error", {"error": detail,
-                                                                   "traceback": trace[-4000:]})])
 
 
 def remove_stale_temporaries(base: Path | None = None) -> list[Path]:
@@ -137,84 +117,58 @@ def _alive(pid: int) -> bool:
 def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                 progress=None, level: str = "process", resume: bool = False,
                 withhold_hidden: bool = False, answers: AnswerBook | None = None) -> BatchOutcome:
+    """Grade every submission in ``root`` with ``jobs`` worker processes (``grader.worker``);
+    write each one's reports as it arrives, then the batch's exports."""
     started = time.monotonic()
     remove_stale_cgroups()
     remove_stale_temporaries()
     launcher.STOPPING.clear()
     plan, answers = prepare(course, withhold_hidden=withhold_hidden, answers=answers)
-    course_hash = tasks_hash(course.files)
+    context = Context(course, plan, answers, level, budget_of(course), catalogue.language,
+                      tasks_hash(course.files), withhold_hidden)
+    submissions = find(root)
+    checks = {c.id: c for t in course.tasks for c in t.checks}
     results: list[SubmissionResult] = []
     interrupted = False
-    temporary = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-"))
+
+    def receive(outcome, job):
+        submission = job[0]
+        if isinstance(outcome, WorkerDied):
+            # Rendered here: the worker is gone.  No state is kept: resume grades it again.
+            outcome = Outcome(submission.student, "graded",
+                              internal_error_result(submission, course, outcome, level,
+                                                    submission.notes))
+            outcome.files = render_student(outcome.result, course, catalogue)
+        if outcome.kind == "interrupted":
+            return None
+        if outcome.kind == "unchanged":
+            previous = load_state(out, submission.student, outcome.hashes, course)
+            if previous is None:
+                return (submission, None)    # its state is unusable: grade it again
+            result = previous
+        else:
+            # The worker's verdicts name copies of the checks: give them back the course's.
+            result = outcome.result
+            result.verdicts = [replace(v, check=checks.get(v.check.id, v.check))
+                               for v in result.verdicts]
+            _write_student_safely(out, result, outcome.files, course, catalogue)
+        results.append(result)
+        if progress:
+            progress(result, len(results), len(submissions))
+        return None
+
+    jobs_list = [(s, previous_hashes(out, s.student) if resume else None) for s in submissions]
+    pool = WorkerPool(context, min(max(1, jobs), max(1, len(submissions))))
     try:
-        (temporary / "staged").mkdir()
-        runner, runner_lock = StagedRunner(temporary / "runner"), threading.Lock()
-        submissions = find(root)
-
-        def grade(submission: Submission) -> SubmissionResult | None:
-            notes = list(submission.notes)
-            try:
-                staged = stage(submission, temporary / "staged" / submission.student)
-                notes += staged.notes
-                findings = forgery.scan(staged.folder)
-                if findings:
-                    notes.append(Note("forgery", {"findings": forgery.findings_json(findings)}))
-                hashes = {"tasks": course_hash, "submission": content_hash(staged.folder),
-                          "problem": staged.problem, "withheld": withhold_hidden}
-                if resume:
-                    previous = load_state(out, submission.student, hashes, course)
-                    if previous is not None:
-                        return previous
-                with runner_lock:
-                    script = runner.intact()
-                result = grade_submission(plan, answers, script, staged.folder,
-                                          budget_of(course), level, student=submission.student,
-                                          workdir=temporary)
-                result.display, result.notes = submission.display, notes
-                if staged.problem:
-                    result.problem = ("submission.archive" if submission.kind == "archive"
-                                      else "submission.unusable")
-                    result.problem_detail = staged.problem
-            except Interrupted:
-                return None
-            except Exception as error:  # noqa: BLE001 - one submission never stops the batch
-                if launcher.STOPPING.is_set():
-                    return None
-                result = internal_error_result(submission, course, error, level, notes)
-                hashes = None
-            finally:   # a graded copy is not needed again: the disk stays bounded
-                shutil.rmtree(temporary / "staged" / submission.student, ignore_errors=True)
-            if launcher.STOPPING.is_set():
-                return None  # its child may have been killed under it: not a fair result
-            _write_student_safely(out, result, course, catalogue, hashes)
-            return result
-
-        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-        pending = {pool.submit(grade, submission) for submission in submissions}
-        try:
-            while pending:
-                done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                for future in done:
-                    result = future.result()
-                    if result is None:
-                        continue
-                    results.append(result)
-                    if progress:
-                        progress(result, len(results), len(submissions))
-        except KeyboardInterrupt:
-            interrupted = True
-            launcher.stop_all_children()
-            for future in pending:
-                future.cancel()
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-        if interrupted:
-            # Submissions that finished while the rest was being stopped still count.
-            results += [f.result() for f in pending
-                        if f.done() and not f.cancelled() and f.exception() is None
-                        and f.result() is not None and f.result() not in results]
-    finally:
-        shutil.rmtree(temporary, ignore_errors=True)
+        pool.run(jobs_list, receive)
+        pool.close()
+    except KeyboardInterrupt:
+        interrupted = True
+        # Submissions that finished while the rest was being stopped still count.
+        pool.stop(receive)
+    except BaseException:
+        pool.stop()
+        raise
     errors = write_batch(out, results, course, catalogue,
                          {"isolation": level, "seconds": time.monotonic() - started,
                           "jobs": jobs, "python": sys.version.split()[0],
@@ -222,16 +176,13 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     return BatchOutcome(results, interrupted, errors)
 
 
-def _write_student_safely(out: Path, result: SubmissionResult, course, catalogue,
-                          hashes: dict | None) -> None:
-    """The student's reports, and the state ``--resume`` reads (not for internal errors:
-    those are graded again).  If rendering fails, the submission is reported as an
-    internal error instead, which renders nothing of the student's."""
+def _write_student_safely(out: Path, result: SubmissionResult, files: dict, course,
+                          catalogue) -> None:
+    """The files a worker rendered (the resume state first: a results.json on disk then
+    always has the state to resume from).  If they cannot be written, the submission is
+    reported as an internal error instead, which renders nothing of the student's."""
     try:
-        if hashes is not None:
-            # The state first: a results.json on disk then always has the state to resume from.
-            save_state(out, result, hashes)
-        write_student(out, result, course, catalogue)
+        write_files(out / result.student, files)
     except Exception as error:  # noqa: BLE001
         fallback = internal_error_result(Submission(result.student, result.display,
                                                     Path("."), "folder"),

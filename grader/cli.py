@@ -186,12 +186,15 @@ def _grade(args) -> int:
         return (f"[{done}/{total}] {terminal_text(result.student)}: "
                 f"{result.score:g}/{result.max_score:g}")
     if err.is_terminal:
+        # No refresh thread: the batch forks its workers, which a running thread makes unsafe.
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=err, transient=True) as bar:
+                      TimeRemainingColumn(), console=err, transient=True,
+                      auto_refresh=False) as bar:
             job = bar.add_task("grading", total=count)
 
             def progress(result, done, total):
                 bar.update(job, completed=done, description=terminal_text(result.student))
+                bar.refresh()
             outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
                                   args.resume, False, answers)
     else:

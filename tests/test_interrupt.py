@@ -89,12 +89,43 @@ def test_an_interrupted_batch_writes_what_was_graded_and_resume_finishes_it(slow
     assert 'class="interrupted"' not in (out / "summary.html").read_text()
 
 
-def test_what_a_killed_batch_leaves_behind_is_removed_by_the_next_run(slow_batch):
+def settled(check, seconds: float = 30.0):
+    """``check()`` once it is true, or its last value after ``seconds`` (no timing claim:
+    a generous bound for a process to finish cleaning up on a loaded machine)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.2)
+
+
+def test_a_killed_batch_process_takes_its_workers_and_their_children_with_it(slow_batch):
     submissions, out = slow_batch
     process = start(submissions, out)
     wait_for_first_result(process)
-    time.sleep(1.0)   # a slow submission is running: its child, cgroup and scratch exist
+    time.sleep(1.0)   # a slow submission is running in a worker: its child and scratch exist
+    assert living_children(process.pid)
     process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    # The workers hear of it from the kernel (parent-death signal): each kills its child and
+    # removes its files, with no later run needed.
+    assert settled(lambda: not living_children(process.pid) and not leftovers(process.pid))
+    assert living_children(process.pid) == [] and leftovers(process.pid) == []
+
+
+def test_what_a_killed_batch_leaves_behind_is_removed_by_the_next_run(slow_batch):
+    submissions, out = slow_batch
+    # Its own process group: SIGKILL for the batch process and its workers at once, so that
+    # nobody cleans up (as when a machine's OOM killer or a job scheduler ends them all).
+    process = subprocess.Popen(
+        [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
+         "--submissions", str(submissions), "--out", str(out), "--jobs", "1",
+         "--allow-weak-sandbox"], stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        start_new_session=True)
+    wait_for_first_result(process)
+    time.sleep(1.0)   # a slow submission is running: its child, cgroup and scratch exist
+    os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=30)
     left = leftovers(process.pid)
     assert any("grader-batch-" in str(p) for p in left)

@@ -1,0 +1,348 @@
+"""Grading submissions in worker processes: where a batch's parallelism is.
+
+A worker grades one submission at a time from start to end: it stages the submission, runs
+its sandboxed child, judges, shrinks, diagnoses, draws and renders the student's reports, and
+hands the parent only what the parent writes: the result and the rendered files.  The parent
+does no grading work; with ``--jobs N`` there are N workers, so judging and rendering use all
+cores instead of taking turns in threads of one interpreter.
+
+Workers are forked from the batch process once, when the batch starts (the course, the plan
+and the reference answers are inherited, not sent), and again only to replace one that died;
+a worker that dies takes no one else's grade with it: the submission it held becomes an
+internal-error result and the batch goes on.  A worker ends with its batch: on SIGTERM (sent
+by the parent when the batch is stopped, or by the kernel when the parent dies) it kills its
+running child, removes its temporary files and exits.
+
+The same ``SubmissionGrader`` serves the cluster executor (``grader.cluster``), whose workers
+run on other machines.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+import tempfile
+import traceback
+from dataclasses import dataclass, replace
+from multiprocessing.connection import wait
+from pathlib import Path
+
+from . import forgery
+from .answers import AnswerBook
+from .grading import Plan, SubmissionResult, grade_submission
+from .notes import Note
+from .report.messages import Catalogue
+from .report.writers import render_student
+from .sandbox import chroot, isolation, launcher
+from .sandbox.launcher import Interrupted, StagedRunner
+from .submissions import Submission, content_hash, stage
+
+STATE_FILE = ".grading.json"
+TEMP_PREFIX = "grader-batch-"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every submission of a batch is graded with: the same for all of them."""
+    course: object
+    plan: Plan
+    answers: AnswerBook
+    level: str
+    budget: float
+    language: str
+    course_hash: str
+    withhold_hidden: bool = False
+
+
+@dataclass
+class Outcome:
+    """A worker's answer about one submission.
+
+    ``kind``: ``graded`` (``result`` and ``files``, the student's report files by name, the
+    resume state first when there is one), ``unchanged`` (graded before with the same task
+    files and content: ``hashes`` let the parent reload that result) or ``interrupted``."""
+    student: str
+    kind: str
+    result: SubmissionResult | None = None
+    files: dict | None = None
+    hashes: dict | None = None
+
+
+def state_json(result: SubmissionResult, hashes: dict) -> str:
+    """What ``--resume`` needs to rebuild a result without grading again."""
+    state = {"hashes": hashes, "student": result.student, "display": result.display,
+             "output": result.output, "isolation": result.isolation,
+             "seconds": result.seconds, "problem": result.problem,
+             "problem_detail": result.problem_detail,
+             "notes": [note.as_json() for note in result.notes],
+             "verdicts": [{"check": v.check.id, "passed": v.passed, "score": v.score,
+                           "reason": v.reason, "facts": v.facts} for v in result.verdicts]}
+    return json.dumps(state, default=list)
+
+
+def internal_error_result(submission: Submission, course, error: BaseException,
+                          level: str, notes=()) -> SubmissionResult:
+    """The result of a submission the grader failed on: every check unscored, the cause
+    stated as the grader's (not the student's), and a note for the instructor."""
+    from . import checks as check_kinds
+    verdicts = [check_kinds.failed(check, "internal") for task in course.tasks
+                for check in task.checks]
+    detail = f"{type(error).__name__}: {error}"[:500]
+    trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    return SubmissionResult(submission.student, verdicts, isolation=level,
+                            problem="submission.internal", problem_detail=detail,
+                            display=submission.display,
+                            notes=[*notes, Note("internal-error", {"error": detail,
+                                                                   "traceback": trace[-4000:]})])
+
+
+class SubmissionGrader:
+    """Grades submissions one after another in this process: its own temporary folder (named
+    after the batch's process, so that a later run can tell whether it is stale) and its own
+    staged runner, staged again whenever a submission changed it."""
+
+    def __init__(self, context: Context, owner: int | None = None):
+        self.context = context
+        self.catalogue = Catalogue(context.language)
+        owner = owner or os.getpid()
+        self.temporary = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{owner}-"))
+        (self.temporary / "staged").mkdir()
+        self.runner = StagedRunner(self.temporary / "runner")
+
+    def close(self) -> None:
+        shutil.rmtree(self.temporary, ignore_errors=True)
+
+    def grade(self, submission: Submission, previous: dict | None = None) -> Outcome:
+        """Grade ``submission``; ``previous``: the hashes it was graded with before, if any
+        (when they still hold, it is not graded again)."""
+        context = self.context
+        notes = list(submission.notes)
+        into = self.temporary / "staged" / submission.student
+        hashes = None
+        try:
+            staged = stage(submission, into)
+            notes += staged.notes
+            findings = forgery.scan(staged.folder)
+            if findings:
+                notes.append(Note("forgery", {"findings": forgery.findings_json(findings)}))
+            hashes = {"tasks": context.course_hash, "submission": content_hash(staged.folder),
+                      "problem": staged.problem, "withheld": context.withhold_hidden}
+            if previous is not None and previous == hashes:
+                return Outcome(submission.student, "unchanged", hashes=hashes)
+            result = grade_submission(context.plan, context.answers, self.runner.intact(),
+                                      staged.folder, context.budget, context.level,
+                                      student=submission.student, workdir=self.temporary)
+            result.display, result.notes = submission.display, notes
+            if staged.problem:
+                result.problem = ("submission.archive" if submission.kind == "archive"
+                                  else "submission.unusable")
+                result.problem_detail = staged.problem
+        except Interrupted:
+            return Outcome(submission.student, "interrupted")
+        except Exception as error:  # noqa: BLE001 - one submission never stops the batch
+            if launcher.STOPPING.is_set():
+                return Outcome(submission.student, "interrupted")
+            result = internal_error_result(submission, context.course, error, context.level,
+                                           notes)
+            hashes = None
+        finally:   # a graded copy is not needed again: the disk stays bounded
+            shutil.rmtree(into, ignore_errors=True)
+        if launcher.STOPPING.is_set():
+            return Outcome(submission.student, "interrupted")  # its child may have been killed
+        return Outcome(submission.student, "graded", result, self.render(result, hashes))
+
+    def render(self, result: SubmissionResult, hashes: dict | None) -> dict:
+        """The student's files, the resume state first (not for internal errors: those are
+        graded again).  If rendering fails, the submission is reported as an internal error
+        instead, which renders nothing of the student's."""
+        course = self.context.course
+        try:
+            files = {STATE_FILE: state_json(result, hashes)} if hashes is not None else {}
+            files.update(render_student(result, course, self.catalogue))
+            return files
+        except Exception as error:  # noqa: BLE001
+            fallback = internal_error_result(Submission(result.student, result.display,
+                                                        Path("."), "folder"),
+                                             course, error, result.isolation, result.notes)
+            result.__dict__.update(fallback.__dict__)
+            return render_student(result, course, self.catalogue)
+
+
+# -- worker processes ---------------------------------------------------------------------
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """SIGTERM when the batch process dies, even by SIGKILL (Linux); then the usual stop."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:     # it died before the request took effect
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+_idle = False    # waiting for the next submission: a stop then ends the wait at once
+
+
+def _stop(signum, frame) -> None:
+    """Kill the running child; the submission being graded ends as ``interrupted``."""
+    launcher.stop_all_children()
+    if _idle:
+        raise Interrupted()
+
+
+def _serve(connection, context: Context, parent: int) -> None:
+    # Ctrl-C reaches the whole process group: only the batch process decides what it means.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop)
+    launcher.STOPPING.clear()
+    isolation.OWNER = parent
+    inherited_workspace = chroot.current_workspace()
+    _die_with_parent(parent)
+    grader = SubmissionGrader(context, owner=parent)
+    try:
+        global _idle
+        while not launcher.STOPPING.is_set():
+            _idle = True
+            try:
+                if launcher.STOPPING.is_set():
+                    break
+                job = connection.recv()
+            except (EOFError, OSError, Interrupted):
+                break
+            finally:
+                _idle = False
+            if job is None:
+                break
+            submission, previous = job
+            outcome = grader.grade(submission, previous)
+            try:
+                connection.send(outcome)
+            except (BrokenPipeError, OSError):
+                break
+            if outcome.kind == "interrupted":
+                break
+    finally:
+        launcher.stop_all_children()
+        grader.close()
+        if chroot.current_workspace() != inherited_workspace:
+            chroot.remove_workspace()   # atexit handlers do not run in a forked worker
+
+
+class WorkerDied(Exception):
+    """A worker process ended while it held a submission (killed, out of memory)."""
+
+
+class _Worker:
+    def __init__(self, ctx, context: Context):
+        self.connection, theirs = ctx.Pipe()
+        self.process = ctx.Process(target=_serve, args=(theirs, context, os.getpid()),
+                                   daemon=True, name="grader-worker")
+        self.process.start()
+        theirs.close()
+        self.job = None      # (submission, previous) it holds
+
+    def give(self, job) -> None:
+        self.job = job
+        self.connection.send(job)
+
+
+class WorkerPool:
+    """``jobs`` worker processes grading a queue of submissions; each outcome is handed to
+    ``receive`` as it arrives (in the parent's main thread).  A worker that dies is replaced,
+    and the submission it held is graded as an internal error."""
+
+    def __init__(self, context: Context, jobs: int):
+        self.context = context
+        # fork: the workers inherit the course, plan and answers as they are (nothing to
+        # send), and start in milliseconds.  The batch process has no other threads then.
+        self.ctx = multiprocessing.get_context("fork")
+        self.workers = [_Worker(self.ctx, context) for _ in range(max(1, jobs))]
+
+    def run(self, jobs: list, receive) -> None:
+        """Grade ``jobs`` ((submission, previous hashes) pairs); ``receive(outcome, job)``
+        may return a job to queue again."""
+        queue = list(reversed(jobs))
+        idle = list(self.workers)
+        busy: list[_Worker] = []
+        while queue or busy:
+            while queue and idle:
+                worker = idle.pop()
+                try:
+                    worker.give(queue[-1])
+                except (BrokenPipeError, OSError):
+                    idle.append(self._replace(worker))
+                    continue
+                queue.pop()
+                busy.append(worker)
+            ready = wait([w.connection for w in busy] + [w.process.sentinel for w in busy],
+                         timeout=1.0)
+            for worker in list(busy):
+                if worker.connection not in ready and worker.process.sentinel not in ready:
+                    continue
+                job = worker.job
+                try:
+                    outcome = worker.connection.recv()
+                except (EOFError, OSError):
+                    worker.process.join(timeout=5)
+                    outcome = WorkerDied(f"the grading worker (pid {worker.process.pid}) "
+                                         f"ended with exit code {worker.process.exitcode} "
+                                         "while grading this submission")
+                    busy.remove(worker)
+                    idle.append(self._replace(worker))
+                else:
+                    busy.remove(worker)
+                    idle.append(worker)
+                again = receive(outcome, job)
+                if again is not None:
+                    queue.append(again)
+
+    def _replace(self, worker: _Worker) -> _Worker:
+        self._end(worker)
+        fresh = _Worker(self.ctx, self.context)
+        self.workers[self.workers.index(worker)] = fresh
+        return fresh
+
+    @staticmethod
+    def _end(worker: _Worker, timeout: float = 10.0) -> None:
+        if worker.process.is_alive():
+            worker.process.terminate()
+            worker.process.join(timeout)
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join(5)
+        worker.connection.close()
+
+    def stop(self, receive=None) -> None:
+        """Stop every worker now (SIGTERM: each kills its child and cleans up); outcomes
+        that were already sent still reach ``receive``."""
+        for worker in self.workers:
+            if worker.process.is_alive():
+                worker.process.terminate()
+        for worker in self.workers:
+            worker.process.join(10)
+            if receive is not None and worker.job is not None:
+                try:
+                    while worker.connection.poll():
+                        receive(worker.connection.recv(), worker.job)
+                except (EOFError, OSError):
+                    pass
+            self._end(worker)
+
+    def close(self) -> None:
+        """End the workers after the last submission (they exit on their own)."""
+        for worker in self.workers:
+            try:
+                worker.connection.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for worker in self.workers:
+            worker.process.join(30)
+            self._end(worker)
