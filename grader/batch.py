@@ -35,6 +35,7 @@ from .report.writers import write_atomically, write_batch, write_student
 from .sandbox import launcher
 from .sandbox.isolation import remove_stale_cgroups
 from .sandbox.launcher import Interrupted, StagedRunner
+from .shards import Shard
 from .submissions import Submission, content_hash, find, stage, tasks_hash
 
 STATE_FILE = ".grading.json"
@@ -76,12 +77,22 @@ def save_state(out: Path, result: SubmissionResult, hashes: dict) -> None:
 
 
 def load_state(out: Path, student: str, hashes: dict, course) -> SubmissionResult | None:
+    """The result of an earlier run of this submission, if it was graded with the same task
+    files and content (``hashes``) and its reports were written; None to grade it again."""
     try:
         state = json.loads((out / student / STATE_FILE).read_text())
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(state, dict) or state.get("hashes") != hashes \
             or not (out / student / "results.json").exists():
+        return None
+    return result_from_state(state, student, course)
+
+
+def result_from_state(state, student: str, course) -> SubmissionResult | None:
+    """A state file's result, whatever its hashes (``grader merge`` checks those itself);
+    None if the state does not fit ``course`` or is malformed."""
+    if not isinstance(state, dict) or state.get("student") != student:
         return None
     checks = {c.id: c for t in course.tasks for c in t.checks}
     try:
@@ -136,7 +147,10 @@ def _alive(pid: int) -> bool:
 
 def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                 progress=None, level: str = "process", resume: bool = False,
-                withhold_hidden: bool = False, answers: AnswerBook | None = None) -> BatchOutcome:
+                withhold_hidden: bool = False, answers: AnswerBook | None = None,
+                shard: Shard | None = None) -> BatchOutcome:
+    """Grade every submission in ``root`` (with ``shard``: only that shard's, chosen from the
+    whole listing so that ids and notes are a single run's) and write the reports to ``out``."""
     started = time.monotonic()
     remove_stale_cgroups()
     remove_stale_temporaries()
@@ -149,7 +163,8 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     try:
         (temporary / "staged").mkdir()
         runner, runner_lock = StagedRunner(temporary / "runner"), threading.Lock()
-        submissions = find(root)
+        listed = find(root)
+        submissions = shard.select(listed) if shard else listed
 
         def grade(submission: Submission) -> SubmissionResult | None:
             notes = list(submission.notes)
@@ -218,19 +233,21 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     errors = write_batch(out, results, course, catalogue,
                          {"isolation": level, "seconds": time.monotonic() - started,
                           "jobs": jobs, "python": sys.version.split()[0],
-                          "interrupted": interrupted, "total": len(submissions)})
+                          "interrupted": interrupted, "total": len(submissions),
+                          "tasks": course_hash,
+                          "shard": shard.record(listed, submissions) if shard else None})
     return BatchOutcome(results, interrupted, errors)
 
 
 def _write_student_safely(out: Path, result: SubmissionResult, course, catalogue,
                           hashes: dict | None) -> None:
-    """The student's reports, and the state ``--resume`` reads (not for internal errors:
-    those are graded again).  If rendering fails, the submission is reported as an
-    internal error instead, which renders nothing of the student's."""
+    """The student's reports, and the state ``--resume`` and ``grader merge`` read.  An
+    internal error's state has no hashes (``hashes`` None): ``--resume`` grades it again,
+    ``grader merge`` still finds its result.  If rendering fails, the submission is reported
+    as an internal error instead, which renders nothing of the student's."""
     try:
-        if hashes is not None:
-            # The state first: a results.json on disk then always has the state to resume from.
-            save_state(out, result, hashes)
+        # The state first: a results.json on disk then always has the state to resume from.
+        save_state(out, result, hashes)
         write_student(out, result, course, catalogue)
     except Exception as error:  # noqa: BLE001
         fallback = internal_error_result(Submission(result.student, result.display,
@@ -238,7 +255,10 @@ def _write_student_safely(out: Path, result: SubmissionResult, course, catalogue
                                          course, error, result.isolation, result.notes)
         result.__dict__.update(fallback.__dict__)
         try:
-            (out / result.student / STATE_FILE).unlink(missing_ok=True)
-        except OSError:
-            pass
+            save_state(out, result, None)
+        except Exception:  # noqa: BLE001 - a state that cannot be written is not resumed
+            try:
+                (out / result.student / STATE_FILE).unlink(missing_ok=True)
+            except OSError:
+                pass
         write_student(out, result, course, catalogue)
