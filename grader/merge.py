@@ -70,18 +70,35 @@ def read_records(folders: list[Path]) -> list[ShardOutput]:
                             "shard again with --resume and the same --out")
             continue
         shard = record.get("shard") if isinstance(record, dict) else None
-        if not isinstance(shard, dict) or not all(isinstance(shard.get(key), int) for key in
-                                                  ("index", "count", "listed")):
+        if not isinstance(shard, dict) \
+                or not all(isinstance(shard.get(key), int)
+                           for key in ("index", "count", "listed")) \
+                or not 1 <= shard["index"] <= shard["count"]:
             problems.append(f"{path}: {folder} was graded without --shard (or by an older "
                             "grader); merge combines the outputs of `grader grade --shard K/N`")
             continue
-        if not isinstance(record.get("students"), list):
-            problems.append(f"{path}: no list of students; grade that shard again")
+        students = record.get("students")
+        if not isinstance(students, list) or not all(_is_student_id(s) for s in students):
+            problems.append(f"{path}: no list of student ids; grade that shard again")
+            continue
+        if not all(_is_number(record.get(key)) for key in ("seconds", "jobs")):
+            problems.append(f"{path}: no seconds or jobs; grade that shard again")
             continue
         outputs.append(ShardOutput(folder, record))
     if problems:
         raise MergeError(problems)
     return outputs
+
+
+def _is_student_id(name) -> bool:
+    """A name ``find`` could have given: one path component, not hidden (a record that
+    names anything else is not followed out of its folder)."""
+    return isinstance(name, str) and bool(name) and "/" not in name and "\0" not in name \
+        and not name.startswith(".")
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def check_consistent(outputs: list[ShardOutput], course_hash: str, tasks_path: str,
@@ -192,8 +209,8 @@ def merged_batch(outputs: list[ShardOutput]) -> dict:
     parallelism in all), and everything else as one run has it."""
     ordered = sorted(outputs, key=lambda o: o.record["shard"]["index"])
     return {"isolation": ", ".join(sorted({str(o.record.get("isolation")) for o in ordered})),
-            "seconds": sum(float(o.record.get("seconds") or 0.0) for o in ordered),
-            "jobs": sum(int(o.record.get("jobs") or 0) for o in ordered),
+            "seconds": sum(float(o.record["seconds"]) for o in ordered),
+            "jobs": sum(int(o.record["jobs"]) for o in ordered),
             "python": ", ".join(sorted({str(o.record.get("python")) for o in ordered})),
             "interrupted": False,
             "total": sum(len(o.record["students"]) for o in ordered),

@@ -99,5 +99,5 @@ def in_shard(key: str | bytes, index: int, count: int) -> bool:
 
 def listing_digest(listed: list[Submission]) -> str:
     """The whole listing's report ids: shards that saw different folders differ here."""
-    return hashlib.sha256("\n".join(s.student for s in listed).encode("utf-8",
-                                                                      "surrogateescape")).hexdigest()
+    ids = "\n".join(submission.student for submission in listed)
+    return hashlib.sha256(ids.encode("utf-8", "surrogateescape")).hexdigest()

@@ -63,8 +63,8 @@ def test_every_submission_is_in_exactly_one_shard(count):
     for folder, submission in listed:
         owners = [k for k in range(1, count + 1) if Shard(k, count).holds(submission)]
         assert len(owners) == 1, (folder, submission.student, owners)
-    shares = [[(folder, s.student) for folder in LISTINGS for s in Shard(k, count).select(find(folder))]
-              for k in range(1, count + 1)]
+    shares = [[(folder, s.student) for folder in LISTINGS
+               for s in Shard(k, count).select(find(folder))] for k in range(1, count + 1)]
     assert sorted(x for share in shares for x in share) == sorted((f, s.student) for f, s in listed)
     # The hash spreads them: with ~70 names no shard of at most 5 is empty.
     assert all(shares), [len(share) for share in shares]
@@ -78,7 +78,8 @@ def test_adding_or_removing_students_moves_no_one_else(tmp_path):
         (root / name).mkdir()
 
     def shards(count):
-        return {s.display: k for k in range(1, count + 1) for s in Shard(k, count).select(find(root))}
+        return {s.display: k for k in range(1, count + 1)
+                for s in Shard(k, count).select(find(root))}
     before = {count: shards(count) for count in range(2, 6)}
     for name in names[25:]:
         (root / name).mkdir()
@@ -280,7 +281,8 @@ def test_a_student_in_two_shards_is_refused(runs, shards, tmp_path, capsys):
     others = [s for s in shards if s != big]
     impostor = tmp_path / "impostor"
     shutil.copytree(big, impostor)
-    edit_record(impostor, index=json.loads((others[1] / ".batch.json").read_text())["shard"]["index"])
+    third = json.loads((others[1] / ".batch.json").read_text())["shard"]["index"]
+    edit_record(impostor, index=third)
     error = refused(capsys, [big, others[0], impostor], tmp_path / "merged")
     assert re.search(r"\S+ is in \S+ and in \S+impostor: a student belongs to one shard", error)
 
@@ -300,7 +302,8 @@ def test_a_student_without_state_is_named_not_a_crash(shards, tmp_path, capsys):
     assert f"{graded / student / '.grading.json'}: missing" in error and "--resume" in error
 
 
-@pytest.mark.parametrize("spoil", ["no folder", "no record", "broken record", "not a shard"])
+@pytest.mark.parametrize("spoil", ["no folder", "no record", "broken record", "not a shard",
+                                   "a path for a student", "shard 0 of 0"])
 def test_a_folder_that_is_not_a_finished_shard_is_named(spoil, runs, shards, tmp_path, capsys):
     if spoil == "no folder":
         shutil.rmtree(shards[2])
@@ -311,6 +314,12 @@ def test_a_folder_that_is_not_a_finished_shard_is_named(spoil, runs, shards, tmp
     elif spoil == "broken record":
         (shards[2] / ".batch.json").write_text('{"shard": ')
         expected = f"{shards[2] / '.batch.json'}: unreadable"
+    elif spoil == "a path for a student":
+        edit_record(shards[2], students=["../shard-1/x"])
+        expected = f"{shards[2] / '.batch.json'}: no list of student ids"
+    elif spoil == "shard 0 of 0":
+        edit_record(shards[2], index=0, count=0)
+        expected = "graded without --shard"
     else:
         shards[2] = runs / "single"
         expected = "graded without --shard"
@@ -355,7 +364,8 @@ def test_the_github_actions_example_grades_every_shard_and_merges_them():
         assert upload["with"]["include-hidden-files"] is True   # the state files are hidden
         artifacts.append(upload["with"]["name"].replace("${{ matrix.shard }}", str(value)))
     assert merge_job["needs"] == "shard"
-    [download] = [s for s in merge_job["steps"] if s.get("uses", "").startswith("actions/download-")]
+    [download] = [s for s in merge_job["steps"]
+                  if s.get("uses", "").startswith("actions/download-")]
     downloaded = [f"{download['with']['path']}/{name}" for name in artifacts
                   if fnmatch.fnmatch(name, download["with"]["pattern"])]
     [merge] = [s["run"] for s in merge_job["steps"] if "grader merge" in s.get("run", "")]
@@ -369,7 +379,8 @@ def test_the_gitlab_example_grades_every_shard_and_merges_them():
     pipeline = yaml.safe_load((EXAMPLES / "gitlab" / ".gitlab-ci.yml").read_text())
     grade_job, merge_job = pipeline["grade"], pipeline["merge"]
     count = grade_job["parallel"]
-    assert pipeline["stages"].index(grade_job["stage"]) < pipeline["stages"].index(merge_job["stage"])
+    stages = pipeline["stages"]
+    assert stages.index(grade_job["stage"]) < stages.index(merge_job["stage"])
     [grade] = [line for line in grade_job["script"] if "grader grade" in line]
     outs = []
     for index in range(1, count + 1):
@@ -407,7 +418,8 @@ def test_the_slurm_example_is_a_job_array_of_shards_and_a_dependent_merge():
     assert args.command == "merge" and sorted(args.shards) == sorted(outs)
     submit = (EXAMPLES / "slurm" / "submit.sh").read_text()
     assert "sbatch --parsable grade-shards.sbatch" in submit
-    assert re.search(r"sbatch --dependency=\"?afterok:\$\{?array", submit) and "merge.sbatch" in submit
+    assert re.search(r"sbatch --dependency=\"?afterok:\$\{?array", submit)
+    assert "merge.sbatch" in submit
 
 
 def test_the_gitlab_example_runs_here(tmp_path):
