@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .batch import STATE_FILE, result_from_state
-from .report.messages import LANGUAGES
-from .report.writers import BATCH_RECORD
+from .report.messages import LANGUAGES, Catalogue
+from .report.writers import BATCH_RECORD, write_batch
+from .submissions import tasks_hash
 
 
 class MergeError(Exception):
@@ -243,9 +244,6 @@ def merge(folders: list[Path], out: Path, course, tasks_path: str,
     """Check every shard, then copy the student folders into ``out`` and write the batch's
     exports there.  Raises ``MergeError`` (before anything is written) if the shards do not
     make one complete run."""
-    from .report.messages import Catalogue
-    from .report.writers import write_batch
-    from .submissions import tasks_hash
     outputs = read_records(folders)
     course_hash = tasks_hash(course.files)
     language = check_consistent(outputs, course_hash, tasks_path, language)

@@ -132,6 +132,17 @@ def test_a_bad_shard_is_refused_with_exit_status_2(value, tmp_path, capsys):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["grade", "merge"])
+def test_the_help_shows_an_example_and_the_exit_statuses(command, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main([command, "--help"])
+    assert stopped.value.code == 0
+    text = capsys.readouterr().out
+    assert "grader merge shards/1 shards/2" in text and "exit status: 0" in text
+    assert "2 " in text[text.index("exit status:"):]
+    assert ("--shard K/N" if command == "grade" else "OUT_DIR") in text
+
+
 def test_parse_shard_reads_k_of_n():
     assert parse_shard("2/4") == Shard(2, 4) and parse_shard(" 4 / 4 ") == Shard(4, 4)
     assert str(parse_shard("1/1")) == "1/1"
