@@ -30,6 +30,7 @@ from .report.writers import (render_student, write_atomically, write_batch, writ
                              write_student)
 from .sandbox import launcher
 from .sandbox.isolation import remove_stale_cgroups
+from .shards import Shard
 from .submissions import Submission, find, tasks_hash
 from .worker import (STATE_FILE, TEMP_PREFIX, Context, Outcome, WorkerDied, WorkerPool,
                      internal_error_result, state_json)
@@ -57,7 +58,7 @@ def budget_of(course) -> float:
     return max((task.limits.submission_seconds for task in course.tasks), default=60.0)
 
 
-def save_state(out: Path, result: SubmissionResult, hashes: dict) -> None:
+def save_state(out: Path, result: SubmissionResult, hashes: dict | None) -> None:
     write_atomically(out / result.student / STATE_FILE, state_json(result, hashes))
 
 
@@ -71,12 +72,22 @@ def previous_hashes(out: Path, student: str) -> dict | None:
 
 
 def load_state(out: Path, student: str, hashes: dict, course) -> SubmissionResult | None:
+    """The result of an earlier run of this submission, if it was graded with the same task
+    files and content (``hashes``) and its reports were written; None to grade it again."""
     try:
         state = json.loads((out / student / STATE_FILE).read_text())
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(state, dict) or state.get("hashes") != hashes \
             or not (out / student / "results.json").exists():
+        return None
+    return result_from_state(state, student, course)
+
+
+def result_from_state(state, student: str, course) -> SubmissionResult | None:
+    """A state file's result, whatever its hashes (``grader merge`` checks those itself);
+    None if the state does not fit ``course`` or is malformed."""
+    if not isinstance(state, dict) or state.get("student") != student:
         return None
     checks = {c.id: c for t in course.tasks for c in t.checks}
     try:
@@ -116,9 +127,11 @@ def _alive(pid: int) -> bool:
 
 def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                 progress=None, level: str = "process", resume: bool = False,
-                withhold_hidden: bool = False, answers: AnswerBook | None = None) -> BatchOutcome:
-    """Grade every submission in ``root`` with ``jobs`` worker processes (``grader.worker``);
-    write each one's reports as it arrives, then the batch's exports."""
+                withhold_hidden: bool = False, answers: AnswerBook | None = None,
+                shard: Shard | None = None) -> BatchOutcome:
+    """Grade every submission in ``root`` (with ``shard``: only that shard's, chosen from the
+    whole listing so that ids and notes are a single run's) with ``jobs`` worker processes
+    (``grader.worker``); write each one's reports as it arrives, then the batch's exports."""
     started = time.monotonic()
     remove_stale_cgroups()
     remove_stale_temporaries()
@@ -126,7 +139,8 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     plan, answers = prepare(course, withhold_hidden=withhold_hidden, answers=answers)
     context = Context(course, plan, answers, level, budget_of(course), catalogue.language,
                       tasks_hash(course.files), withhold_hidden)
-    submissions = find(root)
+    listed = find(root)
+    submissions = shard.select(listed) if shard else listed
     checks = {c.id: c for t in course.tasks for c in t.checks}
     results: list[SubmissionResult] = []
     interrupted = False
@@ -134,11 +148,13 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     def receive(outcome, job):
         submission = job[0]
         if isinstance(outcome, WorkerDied):
-            # Rendered here: the worker is gone.  No state is kept: resume grades it again.
+            # Rendered here: the worker is gone.  Its state has no hashes: --resume grades it
+            # again, grader merge still finds its result.
             outcome = Outcome(submission.student, "graded",
                               internal_error_result(submission, course, outcome, level,
                                                     submission.notes))
-            outcome.files = render_student(outcome.result, course, catalogue)
+            outcome.files = {STATE_FILE: state_json(outcome.result, None),
+                             **render_student(outcome.result, course, catalogue)}
         if outcome.kind == "interrupted":
             return None
         if outcome.kind == "unchanged":
@@ -172,7 +188,9 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     errors = write_batch(out, results, course, catalogue,
                          {"isolation": level, "seconds": time.monotonic() - started,
                           "jobs": jobs, "python": sys.version.split()[0],
-                          "interrupted": interrupted, "total": len(submissions)})
+                          "interrupted": interrupted, "total": len(submissions),
+                          "tasks": context.course_hash,
+                          "shard": shard.record(listed, submissions) if shard else None})
     return BatchOutcome(results, interrupted, errors)
 
 
@@ -189,7 +207,10 @@ def _write_student_safely(out: Path, result: SubmissionResult, files: dict, cour
                                          course, error, result.isolation, result.notes)
         result.__dict__.update(fallback.__dict__)
         try:
-            (out / result.student / STATE_FILE).unlink(missing_ok=True)
-        except OSError:
-            pass
+            save_state(out, result, None)
+        except Exception:  # noqa: BLE001 - a state that cannot be written is not resumed
+            try:
+                (out / result.student / STATE_FILE).unlink(missing_ok=True)
+            except OSError:
+                pass
         write_student(out, result, course, catalogue)

@@ -1,4 +1,5 @@
-"""The ``grader`` command: grade, check, solve, validate.  Nothing else lives here."""
+"""The ``grader`` command: grade, check, solve, validate, import-trees, merge.  Nothing else
+lives here."""
 
 from __future__ import annotations
 
@@ -22,12 +23,45 @@ from .tasks import TaskFileError, load_course
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-def main(argv=None) -> int:
+GRADE_EPILOG = """\
+sharding (--shard K/N): grade one of N shards of the submissions, e.g. as a Slurm job array
+or a CI matrix, then combine the shards' output folders with grader merge:
+  grader grade --shard 1/3 --out shards/1     # ... 2/3 and 3/3 elsewhere, at the same time
+  grader merge shards/1 shards/2 shards/3 --out reports
+A submission's shard depends on its own name only (SHA-256), so adding or removing a student
+moves no one else. A shard may hold no submission (exit 0, empty exports).
+
+exit status: 0 every submission graded or listed as needing a person; 1 an export could not
+be written; 2 bad input (task files, pins, --shard, no submissions, weak sandbox refused);
+130 interrupted (finish with --resume)."""
+
+MERGE_EPILOG = """\
+example:
+  grader grade --shard 1/2 --out shards/1 && grader grade --shard 2/2 --out shards/2
+  grader merge shards/1 shards/2 --out reports
+
+Each folder must be the --out of a finished `grader grade --shard K/N` (with its hidden
+files .batch.json and <student>/.grading.json). Refused, with what to do, when a shard of the
+split is missing or given twice, the shards were graded with different task files, grader
+versions, submissions folders or languages, a shard was interrupted, a student is in two
+shards or a student's state is missing. The exports are then a single run's, apart from the
+timings (see the README, "Sharding: job arrays and CI matrices").
+
+exit status: 0 merged; 1 an export could not be written; 2 the shards cannot be merged (or
+the task files are malformed); nothing is written then."""
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grader", description="Grade game-tree search "
                                      "exercises (minimax, alpha-beta, negamax, evaluation).")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    grade = commands.add_parser("grade", help="grade every submission folder; write reports")
+    grade = commands.add_parser("grade", help="grade every submission folder; write reports",
+                                description="Grade every submission folder and archive of "
+                                "--submissions against the task files; write per-student "
+                                "reports, the gradebook, LMS exports, junit.xml and a summary.",
+                                epilog=GRADE_EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     grade.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     grade.add_argument("--submissions", default="submissions",
                        help="folder with one sub-folder per student [submissions]")
@@ -44,6 +78,9 @@ def main(argv=None) -> int:
     grade.add_argument("--resume", action="store_true",
                        help="skip submissions already graded with the same task files and "
                        "submission content")
+    grade.add_argument("--shard", type=_shard, metavar="K/N",
+                       help="grade only shard K of N (K from 1 to N), for job arrays and CI "
+                       "matrices; combine the shards with grader merge [all submissions]")
 
     check = commands.add_parser("check", help="self-check one submission folder (visible checks)")
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
@@ -72,9 +109,67 @@ def main(argv=None) -> int:
     importer.add_argument("--prefix", help="prefix of the task ids, so that several folders "
                           "can be imported into one course [the folder's name]")
 
-    args = parser.parse_args(argv)
+    merge = commands.add_parser("merge", help="combine the output folders of grader grade "
+                                "--shard K/N into one run's reports",
+                                description="Combine the output folders of `grader grade "
+                                "--shard K/N` (every shard of one split) into the reports of "
+                                "one run: student folders, gradebook.csv, moodle.csv, "
+                                "ilias.csv, junit.xml and summary.html.",
+                                epilog=MERGE_EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    merge.add_argument("shards", nargs="+", metavar="OUT_DIR",
+                       help="the --out folder of each shard")
+    merge.add_argument("--out", required=True, metavar="DIR",
+                       help="where the merged reports go (not one of the shard folders)")
+    merge.add_argument("--tasks", default="tasks",
+                       help="the task files the shards were graded with [tasks]")
+    merge.add_argument("--lang", choices=("de", "en"),
+                       help="language of the exports; must be the shards' [the shards']")
+    return parser
+
+
+def _shard(text: str):
+    from .shards import parse_shard
+    try:
+        return parse_shard(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
-            "validate": cmd_validate, "import-trees": cmd_import}[args.command](args)
+            "validate": cmd_validate, "import-trees": cmd_import,
+            "merge": cmd_merge}[args.command](args)
+
+
+def cmd_merge(args) -> int:
+    from .merge import MergeError, merge
+    from .report.safe import terminal_text
+    err = Console(stderr=True, soft_wrap=True)
+    course = _load(args.tasks, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    try:
+        outcome = merge([Path(folder) for folder in args.shards], Path(args.out), course,
+                        args.tasks, args.lang)
+    except MergeError as error:
+        for problem in error.problems:
+            err.print(terminal_text(problem), markup=False, highlight=False)
+        err.print(f"{len(error.problems)} problem(s); nothing was merged.", markup=False)
+        return EXIT_BAD_INPUT
+    for problem in outcome.export_errors:
+        err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
+    results, out = outcome.results, args.out
+    attention = sum(1 for r in results if r.problem or r.notes)
+    average = sum(r.score for r in results) / len(results) if results else 0.0
+    err.print(f"Merged {len(args.shards)} shard(s): {len(results)} submission(s); average "
+              f"{average:.1f}/{course.max_score:g}"
+              + (f"; {attention} need a person (see {out}/summary.html#attention)"
+                 if attention else "")
+              + f". Reports: {out}/gradebook.csv, {out}/summary.html",
+              markup=False, highlight=False)
+    return EXIT_FAILED if outcome.export_errors else EXIT_OK
 
 
 def cmd_import(args) -> int:
@@ -165,10 +260,11 @@ def _grade(args) -> int:
         err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
                   markup=False)
         return EXIT_BAD_INPUT
-    count = len(find(root))
-    if not count:
+    listed = find(root)
+    if not listed:
         err.print(f"{root}: holds no submission folders or archives", markup=False)
         return EXIT_BAD_INPUT
+    count = len(args.shard.select(listed)) if args.shard else len(listed)
     out = Path(args.out)
     catalogue = _catalogue(course, args.lang)
     level = _level(args.sandbox, err)
@@ -196,12 +292,12 @@ def _grade(args) -> int:
                 bar.update(job, completed=done, description=terminal_text(result.student))
                 bar.refresh()
             outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                                  args.resume, False, answers)
+                                  args.resume, False, answers, args.shard)
     else:
         def progress(result, done, total):
             err.print(line(result, done, total), markup=False, highlight=False)
         outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                              args.resume, False, answers)
+                              args.resume, False, answers, args.shard)
     results = outcome.results
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
@@ -212,7 +308,10 @@ def _grade(args) -> int:
                   f"finish with the same command and --resume. Reports: {out}/summary.html",
                   markup=False, highlight=False)
         return EXIT_INTERRUPTED
-    err.print(f"Graded {len(results)} submission(s); average {average:.1f}/{course.max_score:g}"
+    shard = (f" of shard {args.shard} ({len(listed)} in all; combine the shards with "
+             f"grader merge)" if args.shard else "")
+    err.print(f"Graded {len(results)} submission(s){shard}; average "
+              f"{average:.1f}/{course.max_score:g}"
               + (f"; {attention} need a person (see {out}/summary.html#attention)"
                  if attention else "")
               + f". Reports: {out}/gradebook.csv, {out}/summary.html",

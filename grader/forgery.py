@@ -107,6 +107,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import sourcetree
+
 FRAME = "frame-introspection"
 GC = "gc-introspection"
 DESCRIPTOR = "reply-descriptor"
@@ -343,7 +345,7 @@ def scan_source(text: str, depth: int = 0) -> list[tuple[int, str, str]]:
     try:
         with warnings.catch_warnings():  # invalid escapes and the like are not our business
             warnings.simplefilter("ignore")
-            tree = ast.parse(text)
+            tree = sourcetree.parse(text)  # not ast.parse: see sourcetree
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return _scan_tokens(text)
     try:

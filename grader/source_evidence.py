@@ -18,6 +18,8 @@ import ast
 import re
 from pathlib import Path
 
+from . import sourcetree
+
 MAX_FILES = 200
 MAX_BYTES = 2 << 20
 
@@ -157,8 +159,8 @@ def evidence(folder: Path) -> Evidence | None:
         try:
             if path.stat().st_size > MAX_BYTES:
                 return None
-            tree = ast.parse(path.read_bytes(), filename=str(path))
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = sourcetree.parse(path.read_bytes(), filename=str(path))
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
             return None
         try:
             found.visit(tree)

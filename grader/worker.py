@@ -72,8 +72,10 @@ class Outcome:
     hashes: dict | None = None
 
 
-def state_json(result: SubmissionResult, hashes: dict) -> str:
-    """What ``--resume`` needs to rebuild a result without grading again."""
+def state_json(result: SubmissionResult, hashes: dict | None) -> str:
+    """What ``--resume`` needs to rebuild a result without grading again, and ``grader
+    merge`` to combine shards.  An internal error's state has no hashes (None): ``--resume``
+    grades it again, ``grader merge`` still finds its result."""
     state = {"hashes": hashes, "student": result.student, "display": result.display,
              "output": result.output, "isolation": result.isolation,
              "seconds": result.seconds, "problem": result.problem,
@@ -156,12 +158,12 @@ class SubmissionGrader:
         return Outcome(submission.student, "graded", result, self.render(result, hashes))
 
     def render(self, result: SubmissionResult, hashes: dict | None) -> dict:
-        """The student's files, the resume state first (not for internal errors: those are
-        graded again).  If rendering fails, the submission is reported as an internal error
-        instead, which renders nothing of the student's."""
+        """The student's files, the resume state first (for internal errors one without
+        hashes).  If rendering fails, the submission is reported as an internal error instead,
+        which renders nothing of the student's."""
         course = self.context.course
         try:
-            files = {STATE_FILE: state_json(result, hashes)} if hashes is not None else {}
+            files = {STATE_FILE: state_json(result, hashes)}
             files.update(render_student(result, course, self.catalogue))
             return files
         except Exception as error:  # noqa: BLE001
@@ -169,7 +171,8 @@ class SubmissionGrader:
                                                         Path("."), "folder"),
                                              course, error, result.isolation, result.notes)
             result.__dict__.update(fallback.__dict__)
-            return render_student(result, course, self.catalogue)
+            return {STATE_FILE: state_json(result, None),
+                    **render_student(result, course, self.catalogue)}
 
 
 # -- worker processes ---------------------------------------------------------------------

@@ -165,12 +165,21 @@ def test_a_grader_failure_on_one_submission_is_its_internal_error_and_the_batch_
     assert "RuntimeError: a bug in the grader" in broken[0]["output"]
     assert [n["key"] for n in broken[0]["extra_data"]["notes"]] == ["internal-error"]
     assert all("internal error" in t["output"] for t in broken[0]["tests"])
-    assert not (out / broken[0]["extra_data"]["student"] / ".grading.json").exists()
+    # Its state has no hashes: --resume grades it again, grader merge still finds it.
+    state = json.loads((out / broken[0]["extra_data"]["student"] / ".grading.json").read_text())
+    assert state["hashes"] is None and state["problem"] == "submission.internal"
     for result in results.values():
         if result is not broken[0]:
             assert result["score"] == result["extra_data"]["max_score"]
     summary = (out / "summary.html").read_text()
     assert "a bug in the grader" in summary[summary.index('id="attention"'):]
+    # --resume grades it again (the judge works now) rather than taking its state.
+    monkeypatch.setattr(value, "judge", original)
+    assert main(["grade", "--tasks", str(DATA / "hostile" / "tasks.yaml"), "--submissions",
+                 str(submissions), "--out", str(out), "--jobs", "1", "--allow-weak-sandbox",
+                 "--resume"]) == 0
+    again = json.loads((out / broken[0]["extra_data"]["student"] / "results.json").read_text())
+    assert again["score"] == again["extra_data"]["max_score"] and not again["extra_data"]["notes"]
 
 
 def test_one_export_that_cannot_be_written_does_not_keep_the_others_back(tmp_path, monkeypatch):

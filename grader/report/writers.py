@@ -16,6 +16,10 @@ from .messages import Catalogue, format_number
 from .safe import csv_cell, deep, xml_text
 from .views import student_view, task_scores
 
+# Beside the exports: what the batch was (its shard, task files, students, time), for
+# ``grader merge``.  Hidden, as a student's id never starts with a dot.
+BATCH_RECORD = ".batch.json"
+
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("grader.report", "templates"),
     autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "xml.j2"), default=False),
@@ -187,10 +191,10 @@ def summary_html(results, course, catalogue: Catalogue, batch: dict) -> str:
         ui=_ui(catalogue, True), lang=catalogue.language, version=__version__)
 
 
-def junit_xml(results, course, catalogue: Catalogue) -> str:
+def junit_xml(results, course, catalogue: Catalogue, shard: dict | None = None) -> str:
     """One testsuite per student, one testcase per check, the points as properties and the
     expected and observed values in the failure text (an instructor's view: hidden checks
-    keep their details)."""
+    keep their details).  A shard's (``shard``: its record) says so in the top name."""
     suites = []
     for result in sorted(results, key=lambda r: r.student):
         view = student_view(result, course, catalogue, html=False, for_student=False, group=False)
@@ -203,19 +207,28 @@ def junit_xml(results, course, catalogue: Catalogue) -> str:
                        "max_score": result.max_score, "isolation": result.isolation,
                        "output": (output["stdout"] + output["stderr"])[:8000]})
     # Names, messages and output come from submissions: nothing in them may break the XML.
-    return TEMPLATES.get_template("junit.xml.j2").render(course=course,
+    return TEMPLATES.get_template("junit.xml.j2").render(course=course, shard=shard,
                                                          suites=deep(suites, xml_text))
+
+
+def batch_record(results, catalogue: Catalogue, batch: dict) -> str:
+    """``.batch.json``: the batch info, its language and the students whose results it holds."""
+    return json.dumps({**batch, "language": catalogue.language,
+                       "students": sorted(result.student for result in results)},
+                      indent=2, ensure_ascii=False) + "\n"
 
 
 def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict) -> list[str]:
     """Every export, each on its own: one that fails does not keep the others from being
-    written.  Returns what could not be written (empty when all were)."""
+    written.  Returns what could not be written (empty when all were).  The batch record
+    comes last, so that it is there only when the exports are."""
     from .exports import ilias_csv, moodle_csv
     exports = (("gradebook.csv", lambda: gradebook_csv(results, course)),
                ("moodle.csv", lambda: moodle_csv(results, course, catalogue)),
                ("ilias.csv", lambda: ilias_csv(results, course, catalogue)),
-               ("junit.xml", lambda: junit_xml(results, course, catalogue)),
-               ("summary.html", lambda: summary_html(results, course, catalogue, batch)))
+               ("junit.xml", lambda: junit_xml(results, course, catalogue, batch.get("shard"))),
+               ("summary.html", lambda: summary_html(results, course, catalogue, batch)),
+               (BATCH_RECORD, lambda: batch_record(results, catalogue, batch)))
     errors = []
     for name, render in exports:
         try:
