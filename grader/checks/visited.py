@@ -47,12 +47,41 @@ def sibling_disorder(observed: list, siblings: dict):
     return None
 
 
+# id(expected), id(siblings) -> (expected, siblings, the disorder of expected): the entry
+# holds both objects, so their ids cannot be reused while it is kept.
+_REFERENCE_DISORDER: dict = {}
+_REFERENCE_DISORDER_SIZE = 4096
+
+
+def reference_disorder(expected: list, siblings: dict):
+    """``sibling_disorder(expected, siblings)``, computed once per reference answer: every
+    correct submission visits exactly the reference's sequence, and asks this again."""
+    key = (id(expected), id(siblings))
+    entry = _REFERENCE_DISORDER.get(key)
+    if entry is None or entry[0] is not expected or entry[1] is not siblings:
+        if len(_REFERENCE_DISORDER) >= _REFERENCE_DISORDER_SIZE:
+            _REFERENCE_DISORDER.clear()
+        entry = (expected, siblings, sibling_disorder(expected, siblings))
+        _REFERENCE_DISORDER[key] = entry
+    return entry[2]
+
+
 def compare_visits(check, expected: list, log: dict, order: str = "siblings",
                    siblings: dict | None = None):
     """The verdict on one visit log; shared with the random-tree check."""
     observed = log["visits"]
     if log.get("foreign_states"):
         return failed(check, "visited.foreign", count=log["foreign_states"])
+    if observed == expected:
+        # The common case, a correct search, decided without walking the sequence: no first
+        # difference, the same sets, and the sibling order is the reference's own.
+        facts = {"expected_count": len(expected), "observed_count": len(observed),
+                 "first_difference": None}
+        if order == "siblings" and siblings:
+            disorder = reference_disorder(expected, siblings)
+            if disorder:
+                return failed(check, "visited.siblings", **disorder, **facts)
+        return passed(check, **facts)
     expected_set, observed_set = set(expected), set(observed)
     difference = first_difference(expected, observed)
     facts = {"expected_count": len(expected), "observed_count": len(observed),
