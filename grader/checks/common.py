@@ -25,6 +25,33 @@ def single_search_call(task, check) -> list[Call]:
     return [search_call(task, check.function)]
 
 
+class PerReference:
+    """``compute(*reference_objects)``, computed once per reference object and reused.
+
+    A reference answer is the same object for every submission of a batch (``AnswerBook``),
+    and what a check derives from it alone (its node sets, its own sibling order) is asked
+    again for every submission.  Entries are keyed by the objects' identities and hold the
+    objects themselves, so that an id cannot be reused by another object while its entry is
+    kept; an object that is not the cached one is simply computed again.  At most ``size``
+    entries: the cache starts over when full.
+    """
+
+    def __init__(self, compute, size: int = 4096):
+        self.compute = compute
+        self.size = size
+        self.entries: dict = {}
+
+    def __call__(self, *objects):
+        key = tuple(map(id, objects))
+        entry = self.entries.get(key)
+        if entry is None or any(a is not b for a, b in zip(entry[0], objects)):
+            if len(self.entries) >= self.size:
+                self.entries.clear()
+            entry = (objects, self.compute(*objects))
+            self.entries[key] = entry
+        return entry[1]
+
+
 def is_number(value) -> bool:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value))

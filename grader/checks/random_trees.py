@@ -200,10 +200,10 @@ def compare_tree(check, outcome, answer):
         return {"aspect": "visits", "observed": observed}
     # The agents' evaluation function reads every state's score, terminal or not: depth
     # discipline is the game object's rule, not the multi-agent project's.
-    if (check.option("search_depth") and check.option("convention") != MULTI_AGENT
-            and discipline(outcome.log, answer)):
-        return {"aspect": "horizon", "observed": observed,
-                "horizon": discipline(outcome.log, answer)}
+    if check.option("search_depth") and check.option("convention") != MULTI_AGENT:
+        broken = discipline(outcome.log, answer)
+        if broken:
+            return {"aspect": "horizon", "observed": observed, "horizon": broken}
     return None
 
 

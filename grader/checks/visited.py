@@ -8,7 +8,7 @@ student visits and the reference does not was searched although the reference cu
 """
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, first_difference, search_failure,
+from .common import (SEARCH_FUNCTIONS, PerReference, first_difference, search_failure,
                      single_search_call)
 
 KIND = "visited"
@@ -47,23 +47,9 @@ def sibling_disorder(observed: list, siblings: dict):
     return None
 
 
-# id(expected), id(siblings) -> (expected, siblings, the disorder of expected): the entry
-# holds both objects, so their ids cannot be reused while it is kept.
-_REFERENCE_DISORDER: dict = {}
-_REFERENCE_DISORDER_SIZE = 4096
-
-
-def reference_disorder(expected: list, siblings: dict):
-    """``sibling_disorder(expected, siblings)``, computed once per reference answer: every
-    correct submission visits exactly the reference's sequence, and asks this again."""
-    key = (id(expected), id(siblings))
-    entry = _REFERENCE_DISORDER.get(key)
-    if entry is None or entry[0] is not expected or entry[1] is not siblings:
-        if len(_REFERENCE_DISORDER) >= _REFERENCE_DISORDER_SIZE:
-            _REFERENCE_DISORDER.clear()
-        entry = (expected, siblings, sibling_disorder(expected, siblings))
-        _REFERENCE_DISORDER[key] = entry
-    return entry[2]
+# Every correct submission visits exactly the reference's sequence: the sibling order of
+# that sequence is worked out once per reference answer.
+reference_disorder = PerReference(sibling_disorder)
 
 
 def compare_visits(check, expected: list, log: dict, order: str = "siblings",
