@@ -160,7 +160,7 @@ def test_a_visit_sequence_equal_to_the_reference_is_judged_as_walking_it_would()
     # compare_visits decides an exact copy of the reference's sequence without walking it;
     # the verdict must be the one the walk gives, also where the reference's own sequence
     # visits siblings against action order (B2 before B1 here).
-    from grader.checks.common import PerReference
+    from grader.checks.common import PerObject
     from grader.checks.visited import compare_visits, sibling_disorder
     check = SimpleNamespace(points=1.0)
     siblings = {"B": ("A", 0), "C": ("A", 1), "B1": ("B", 0), "B2": ("B", 1)}
@@ -173,7 +173,7 @@ def test_a_visit_sequence_equal_to_the_reference_is_judged_as_walking_it_would()
         assert verdict.facts == {**(disorder or {}), "expected_count": 5, "observed_count": 5,
                                  "first_difference": None}
     computed = []
-    cache = PerReference(lambda answer: computed.append(answer) or len(computed))
+    cache = PerObject(lambda answer: computed.append(answer) or len(computed))
     first, equal_but_another = ["A"], ["A"]
     assert cache(first) == cache(first) == 1
     assert cache(equal_but_another) == 2   # keyed by identity: another answer is its own

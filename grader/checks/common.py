@@ -4,6 +4,7 @@ from plain JSON, comparing numbers, and turning failed runs into verdicts."""
 from __future__ import annotations
 
 import math
+import operator
 
 from ..calls import Call
 from . import failed
@@ -25,14 +26,15 @@ def single_search_call(task, check) -> list[Call]:
     return [search_call(task, check.function)]
 
 
-class PerReference:
-    """``compute(*reference_objects)``, computed once per reference object and reused.
+class PerObject:
+    """``compute(*objects)``, computed once per combination of objects and reused.
 
-    A reference answer is the same object for every submission of a batch (``AnswerBook``),
-    and what a check derives from it alone (its node sets, its own sibling order) is asked
-    again for every submission.  Entries are keyed by the objects' identities and hold the
-    objects themselves, so that an id cannot be reused by another object while its entry is
-    kept; an object that is not the cached one is simply computed again.  At most ``size``
+    A reference answer, and a check, is the same object for every submission of a batch
+    (``AnswerBook``, the plan), and what a check derives from them alone (the reference's
+    node sets, its own sibling order, the check's options) is asked again for every
+    submission.  Entries are keyed by the objects' identities and hold the objects
+    themselves, so that an id cannot be reused by another object while its entry is kept;
+    an object that is not the cached one is simply computed again.  At most ``size``
     entries: the cache starts over when full.
     """
 
@@ -44,12 +46,13 @@ class PerReference:
     def __call__(self, *objects):
         key = tuple(map(id, objects))
         entry = self.entries.get(key)
-        if entry is None or any(a is not b for a, b in zip(entry[0], objects)):
-            if len(self.entries) >= self.size:
-                self.entries.clear()
-            entry = (objects, self.compute(*objects))
-            self.entries[key] = entry
-        return entry[1]
+        if entry is not None and all(map(operator.is_, entry[0], objects)):
+            return entry[1]
+        if len(self.entries) >= self.size:
+            self.entries.clear()
+        value = self.compute(*objects)
+        self.entries[key] = (objects, value)
+        return value
 
 
 def is_number(value) -> bool:

@@ -7,7 +7,7 @@ non-terminal nodes at the horizon; terminal nodes above the horizon are scored w
 """
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, PerReference, search_failure, single_search_call,
+from .common import (SEARCH_FUNCTIONS, PerObject, search_failure, single_search_call,
                      static_nodes)
 
 KIND = "horizon"
@@ -35,7 +35,7 @@ def _reference_nodes(answer: dict) -> tuple:
             set(answer["terminals"]))
 
 
-reference_nodes = PerReference(_reference_nodes)   # asked again for every submission
+reference_nodes = PerObject(_reference_nodes)   # asked again for every submission
 
 
 def discipline(log: dict, answer: dict) -> dict | None:

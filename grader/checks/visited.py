@@ -8,7 +8,7 @@ student visits and the reference does not was searched although the reference cu
 """
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, PerReference, first_difference, search_failure,
+from .common import (SEARCH_FUNCTIONS, PerObject, first_difference, search_failure,
                      single_search_call)
 
 KIND = "visited"
@@ -49,7 +49,7 @@ def sibling_disorder(observed: list, siblings: dict):
 
 # Every correct submission visits exactly the reference's sequence: the sibling order of
 # that sequence is worked out once per reference answer.
-reference_disorder = PerReference(sibling_disorder)
+reference_disorder = PerObject(sibling_disorder)
 
 
 def compare_visits(check, expected: list, log: dict, order: str = "siblings",
