@@ -1,6 +1,6 @@
 """The bare floor of grading, against the grader, side by side: core-seconds per submission.
 
-    python bench/floor.py [--students 20] [--runs 3] [--jobs 1] [--sandbox auto]
+    python bench/floor.py [--students 20] [--runs 3] [--jobs 1] [--sandbox auto] [--against OLD]
 
 The floor is a fresh interpreter per submission that imports the student's modules and makes
 exactly the calls of the bundled course (the same trees, functions, depth limits and random
@@ -9,7 +9,10 @@ grader needs; no isolation, no JSON boundary, no verdicts, no reports.  The grad
 `grader grade` on the same batch (copies of submissions/korrekt).  Both are measured as CPU
 time, alternately, and reported as medians: per submission in all (the batch's total divided
 by its size) and per additional submission (a batch of N against a batch of 1, which takes
-out the fixed start-up).
+out the fixed start-up).  ``--against OLD`` also measures the grader of another checkout (a
+folder with ``grader/`` in it, e.g. ``git archive main | tar -x -C /tmp/main``) in the same
+alternation, so that a change is compared with what it changed on the same machine at the same
+time.
 
 CPU time is read two ways.  `rusage` is what the kernel reports for reaped descendants: exact
 for the floor, but a lower bound for the grader, whose sandboxed children are killed inside
@@ -90,12 +93,15 @@ def floor(folders: list[Path], requests_file: Path) -> tuple[float, float, float
     return measured(run)
 
 
-def grader(batch: Path, out: Path, jobs: int, sandbox: str) -> tuple[float, float, float]:
+def grader(batch: Path, out: Path, jobs: int, sandbox: str,
+           checkout: Path = ROOT) -> tuple[float, float, float]:
+    """``grader grade`` of ``checkout`` on ``batch`` (see ``measured``)."""
     def run():
         subprocess.run([sys.executable, "-m", "grader.cli", "grade", "--tasks",
                         str(ROOT / "tasks"), "--submissions", str(batch), "--out", str(out),
                         "--jobs", str(jobs), "--sandbox", sandbox, "--allow-weak-sandbox"],
-                       check=True, cwd=ROOT, capture_output=True)
+                       check=True, cwd=checkout, capture_output=True,
+                       env={**os.environ, "PYTHONPATH": str(checkout)})
     return measured(run)
 
 
@@ -105,7 +111,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--sandbox", default="auto")
+    parser.add_argument("--against", type=Path,
+                        help="also measure the grader of this checkout, alternately")
     args = parser.parse_args()
+    graders = {"grader": ROOT}
+    if args.against:
+        graders["against"] = args.against.resolve()
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as scratch:
         scratch = Path(scratch)
         requests_file = scratch / "requests.json"
@@ -123,16 +134,20 @@ def main() -> None:
                 for key, value in zip(("rusage", "machine", "wall"),
                                       floor(folders, requests_file)):
                     samples.setdefault((f"floor-{label}", key), []).append(value)
-                for key, value in zip(("rusage", "machine", "wall"),
-                                      grader(batches[size], scratch / f"out-{run}-{size}",
-                                             args.jobs, args.sandbox)):
-                    samples.setdefault((f"grader-{label}", key), []).append(value)
+                for who, checkout in graders.items():
+                    for key, value in zip(("rusage", "machine", "wall"),
+                                          grader(batches[size],
+                                                 scratch / f"out-{who}-{run}-{size}",
+                                                 args.jobs, args.sandbox, checkout)):
+                        samples.setdefault((f"{who}-{label}", key), []).append(value)
     med = {key: statistics.median(values) for key, values in samples.items()}
     n = args.students
     print(f"bundled course, {n} copies of korrekt, grader with --jobs {args.jobs} "
           f"--sandbox {args.sandbox}; medians of {args.runs} alternating runs")
-    for who in ("floor", "grader"):
-        print(f"  {who:>6}: batch of {n}: wall {med[(f'{who}-n', 'wall')]:.2f} s, "
+    if args.against:
+        print(f"  against: the grader of {args.against}")
+    for who in ("floor", *graders):
+        print(f"  {who:>7}: batch of {n}: wall {med[(f'{who}-n', 'wall')]:.2f} s, "
               f"batch of 1: wall {med[(f'{who}-1', 'wall')]:.2f} s")
         for key in ("rusage", "machine"):
             total = med[(f"{who}-n", key)] / n
@@ -140,12 +155,14 @@ def main() -> None:
                      if n > 1 else float("nan"))
             print(f"          {key:>7} core-seconds per submission: {total:.3f} in all, "
                   f"{extra:.3f} per additional submission")
-    for key in ("rusage", "machine"):
-        ratio_all = med[("grader-n", key)] / med[("floor-n", key)]
-        ratio_extra = ((med[("grader-n", key)] - med[("grader-1", key)])
-                       / (med[("floor-n", key)] - med[("floor-1", key)]) if n > 1 else float("nan"))
-        print(f"  grader / floor ({key}): {ratio_all:.2f}x per submission in all, "
-              f"{ratio_extra:.2f}x per additional submission (goal: at most 1.5x)")
+    for who in graders:
+        for key in ("rusage", "machine"):
+            ratio_all = med[(f"{who}-n", key)] / med[("floor-n", key)]
+            ratio_extra = ((med[(f"{who}-n", key)] - med[(f"{who}-1", key)])
+                           / (med[("floor-n", key)] - med[("floor-1", key)])
+                           if n > 1 else float("nan"))
+            print(f"  {who} / floor ({key}): {ratio_all:.2f}x per submission in all, "
+                  f"{ratio_extra:.2f}x per additional submission (goal: at most 1.5x)")
 
 
 if __name__ == "__main__":

@@ -29,8 +29,15 @@ class Call:
 
     def key(self) -> str:
         """A stable identity, also used to order calls reproducibly."""
-        return json.dumps([self.module, self.function, self.convention, list(self.items),
-                           list(self.args), self.prune_on_equality, self.reference], sort_keys=True)
+        # Asked for hundreds of times per submission, and the items of a random-tree call
+        # are 300 kB of text: encoded once per call (the plan's calls serve every submission).
+        key = self.__dict__.get("_key")
+        if key is None:
+            key = json.dumps([self.module, self.function, self.convention, list(self.items),
+                              list(self.args), self.prune_on_equality, self.reference],
+                             sort_keys=True)
+            object.__setattr__(self, "_key", key)  # a cache, not a field: eq and hash ignore it
+        return key
 
     def inputs(self) -> list:
         return [json.loads(item) for item in self.items]
@@ -40,6 +47,14 @@ class Call:
         return {"op": "call", "module": self.module, "function": self.function,
                 "convention": self.convention, "items": self.inputs(),
                 "args": list(self.args)}
+
+    def request_text(self) -> str:
+        """``request()`` as JSON text, encoded once per call rather than once per submission."""
+        text = self.__dict__.get("_request_text")
+        if text is None:
+            text = json.dumps(self.request())
+            object.__setattr__(self, "_request_text", text)
+        return text
 
 
 # Call-level outcomes: every item of the call shares them.

@@ -157,7 +157,7 @@ class SubmissionRun:
         if key in self.timed_out:
             return Observation("after-timeout", error={"function": call.function,
                                                        "seconds": self.timed_out[key]})
-        reply = self.request(call.request(), call.time_limit, boundary.CallReply)
+        reply = self.request(call.request_text(), call.time_limit, boundary.CallReply)
         if isinstance(reply, Observation):
             if reply.status == "timeout":
                 self.timed_out[key] = call.time_limit
@@ -188,7 +188,7 @@ class SubmissionRun:
                 self.loaded[module] = observe(Call(module, "", "plain", ()), reply)
         return self.loaded[module]
 
-    def request(self, message: dict, time_limit: float, kind: type):
+    def request(self, message: dict | str, time_limit: float, kind: type):
         """The validated reply to ``message``, or an ``Observation`` of what went wrong."""
         remaining = self.budget - self.spent
         wall_remaining = backstop(self.budget) - self.wall_spent

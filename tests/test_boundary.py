@@ -86,3 +86,14 @@ def test_a_log_is_required_wherever_the_game_is_recorded():
     reply = decode(b'{"status": "ok", "items": [{"status": "ok", "returned": [1, "B"]}]}',
                    CallReply)
     assert observe(call, reply).status == "protocol"
+
+
+def test_a_request_encoded_once_goes_out_as_the_same_line_as_its_dict():
+    # The plan's calls are encoded once and reused for every submission: the line the child
+    # reads must not depend on which form the parent held.
+    from grader.sandbox.launcher import _with_id
+    call = Call("minimax", "alphabeta", "game", ('{"kind":"tree","root":"A"}',), args=(2,))
+    assert _with_id(call.request_text(), "0f1e") == _with_id(call.request(), "0f1e")
+    assert json.loads(_with_id(call.request_text(), "0f1e"))["id"] == "0f1e"
+    with pytest.raises(ValueError):
+        _with_id("[]", "0f1e")

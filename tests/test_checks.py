@@ -1,5 +1,7 @@
 """Verdicts are pure functions of (observation, reference answer): no processes needed."""
 
+from types import SimpleNamespace
+
 from grader.calls import ItemOutcome, Observation
 from grader.checks import KINDS
 from grader.checks.common import search_call
@@ -152,3 +154,26 @@ def test_a_value_of_the_other_sign_is_evidence_too(course, prepared):
     chance = {"terminals": ["L", "M"], "horizon": [], "values": {"L": 1, "M": 5}, "root": "A"}
     assert value_justified(3, {"visits": ["A", "L", "M"]}, chance, chance=True)
     assert not value_justified(7, {"visits": ["A", "L", "M"]}, chance, chance=True)
+
+
+def test_a_visit_sequence_equal_to_the_reference_is_judged_as_walking_it_would():
+    # compare_visits decides an exact copy of the reference's sequence without walking it;
+    # the verdict must be the one the walk gives, also where the reference's own sequence
+    # visits siblings against action order (B2 before B1 here).
+    from grader.checks.common import PerObject
+    from grader.checks.visited import compare_visits, sibling_disorder
+    check = SimpleNamespace(points=1.0)
+    siblings = {"B": ("A", 0), "C": ("A", 1), "B1": ("B", 0), "B2": ("B", 1)}
+    in_order, against_order = ["A", "B", "B1", "B2", "C"], ["A", "B", "B2", "B1", "C"]
+    for expected in (in_order, against_order):
+        log = {"visits": list(expected), "foreign_states": 0}
+        verdict = compare_visits(check, expected, log, "siblings", siblings)
+        disorder = sibling_disorder(list(expected), siblings)
+        assert verdict.passed == (disorder is None)
+        assert verdict.facts == {**(disorder or {}), "expected_count": 5, "observed_count": 5,
+                                 "first_difference": None}
+    computed = []
+    cache = PerObject(lambda answer: computed.append(answer) or len(computed))
+    first, equal_but_another = ["A"], ["A"]
+    assert cache(first) == cache(first) == 1
+    assert cache(equal_but_another) == 2   # keyed by identity: another answer is its own

@@ -4,6 +4,7 @@ from plain JSON, comparing numbers, and turning failed runs into verdicts."""
 from __future__ import annotations
 
 import math
+import operator
 
 from ..calls import Call
 from . import failed
@@ -23,6 +24,35 @@ def search_call(task, function: str) -> Call:
 def single_search_call(task, check) -> list[Call]:
     """``calls`` of the kinds that judge the one standard run of a task's search."""
     return [search_call(task, check.function)]
+
+
+class PerObject:
+    """``compute(*objects)``, computed once per combination of objects and reused.
+
+    A reference answer, and a check, is the same object for every submission of a batch
+    (``AnswerBook``, the plan), and what a check derives from them alone (the reference's
+    node sets, its own sibling order, the check's options) is asked again for every
+    submission.  Entries are keyed by the objects' identities and hold the objects
+    themselves, so that an id cannot be reused by another object while its entry is kept;
+    an object that is not the cached one is simply computed again.  At most ``size``
+    entries: the cache starts over when full.
+    """
+
+    def __init__(self, compute, size: int = 4096):
+        self.compute = compute
+        self.size = size
+        self.entries: dict = {}
+
+    def __call__(self, *objects):
+        key = tuple(map(id, objects))
+        entry = self.entries.get(key)
+        if entry is not None and all(map(operator.is_, entry[0], objects)):
+            return entry[1]
+        if len(self.entries) >= self.size:
+            self.entries.clear()
+        value = self.compute(*objects)
+        self.entries[key] = (objects, value)
+        return value
 
 
 def is_number(value) -> bool:

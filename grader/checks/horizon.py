@@ -7,7 +7,8 @@ non-terminal nodes at the horizon; terminal nodes above the horizon are scored w
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, search_failure, single_search_call, static_nodes
+from .common import (SEARCH_FUNCTIONS, PerObject, search_failure, single_search_call,
+                     static_nodes)
 
 KIND = "horizon"
 OPTIONS = ()
@@ -28,11 +29,18 @@ def parse_options(item, context, line):
 calls = single_search_call
 
 
+def _reference_nodes(answer: dict) -> tuple:
+    """The reference's nodes within the horizon, at it, and terminal, as sets."""
+    return (set(answer["siblings"]) | {answer["root"]}, set(answer["horizon"]),
+            set(answer["terminals"]))
+
+
+reference_nodes = PerObject(_reference_nodes)   # asked again for every submission
+
+
 def discipline(log: dict, answer: dict) -> dict | None:
     """What breaks depth discipline in one visit log, or None."""
-    within = set(answer["siblings"]) | {answer["root"]}
-    horizon, terminals = set(answer["horizon"]), set(answer["terminals"])
-    visited = set(log["visits"])
+    within, horizon, terminals = reference_nodes(answer)
     evaluated = list(dict.fromkeys(log.get("evaluate_calls") or ()))
     below = [n for n in log["visits"] if n not in within]
     if below:
@@ -43,10 +51,10 @@ def discipline(log: dict, answer: dict) -> dict | None:
     elsewhere = [n for n in evaluated if n not in horizon]
     if elsewhere:
         return {"reason": "horizon.early", "nodes": elsewhere}
-    missing = [n for n in log["visits"] if n in horizon and n not in set(evaluated)]
+    evaluated_set = set(evaluated)
+    missing = [n for n in log["visits"] if n in horizon and n not in evaluated_set]
     if missing:
         return {"reason": "horizon.not-evaluated", "nodes": missing}
-    del visited
     return None
 
 

@@ -25,7 +25,7 @@ from dataclasses import replace
 from ..calls import Call, canonical
 from ..randomtrees import Shape, generate, horizons, rounds_to_leaves, size, to_pacman, to_yaml
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, read_search_result, same_number
+from .common import SEARCH_FUNCTIONS, PerObject, read_search_result, same_number
 from .horizon import discipline
 from .visited import compare_visits
 
@@ -182,6 +182,19 @@ def call_for_horizon(check, calls_of_check, horizon):
     return calls_of_check[0]
 
 
+def _tree_rules(check) -> tuple:
+    """How a check compares each tree's visits: ``(order, depth discipline judged)``."""
+    multi_agent = check.option("convention") == MULTI_AGENT
+    # Pacman's autograder compares the set of generated states, not their order; and the
+    # agents' evaluation function reads every state's score, terminal or not: depth
+    # discipline is the game object's rule, not the multi-agent project's.
+    return ("set" if multi_agent else "siblings",
+            bool(check.option("search_depth")) and not multi_agent)
+
+
+tree_rules = PerObject(_tree_rules)   # asked for each of a check's trees, in every submission
+
+
 def compare_tree(check, outcome, answer):
     """None if the student's run on one tree agrees with the reference, else what differs."""
     if outcome.status != "ok":
@@ -193,17 +206,14 @@ def compare_tree(check, outcome, answer):
         return {"aspect": "value", "observed": observed}
     if answer.get("returns_action", True) and action not in answer["optimal_actions"]:
         return {"aspect": "action", "observed": observed}
-    # Pacman's autograder compares the set of generated states, not their order.
-    order = "set" if check.option("convention") == MULTI_AGENT else "siblings"
+    order, depth_discipline = tree_rules(check)
     if not compare_visits(check, answer["visits"], outcome.log, order,
                           answer["siblings"]).passed:
         return {"aspect": "visits", "observed": observed}
-    # The agents' evaluation function reads every state's score, terminal or not: depth
-    # discipline is the game object's rule, not the multi-agent project's.
-    if (check.option("search_depth") and check.option("convention") != MULTI_AGENT
-            and discipline(outcome.log, answer)):
-        return {"aspect": "horizon", "observed": observed,
-                "horizon": discipline(outcome.log, answer)}
+    if depth_discipline:
+        broken = discipline(outcome.log, answer)
+        if broken:
+            return {"aspect": "horizon", "observed": observed, "horizon": broken}
     return None
 
 

@@ -8,7 +8,7 @@ student visits and the reference does not was searched although the reference cu
 """
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, first_difference, search_failure,
+from .common import (SEARCH_FUNCTIONS, PerObject, first_difference, search_failure,
                      single_search_call)
 
 KIND = "visited"
@@ -47,12 +47,27 @@ def sibling_disorder(observed: list, siblings: dict):
     return None
 
 
+# Every correct submission visits exactly the reference's sequence: the sibling order of
+# that sequence is worked out once per reference answer.
+reference_disorder = PerObject(sibling_disorder)
+
+
 def compare_visits(check, expected: list, log: dict, order: str = "siblings",
                    siblings: dict | None = None):
     """The verdict on one visit log; shared with the random-tree check."""
     observed = log["visits"]
     if log.get("foreign_states"):
         return failed(check, "visited.foreign", count=log["foreign_states"])
+    if observed == expected:
+        # The common case, a correct search, decided without walking the sequence: no first
+        # difference, the same sets, and the sibling order is the reference's own.
+        facts = {"expected_count": len(expected), "observed_count": len(observed),
+                 "first_difference": None}
+        if order == "siblings" and siblings:
+            disorder = reference_disorder(expected, siblings)
+            if disorder:
+                return failed(check, "visited.siblings", **disorder, **facts)
+        return passed(check, **facts)
     expected_set, observed_set = set(expected), set(observed)
     difference = first_difference(expected, observed)
     facts = {"expected_count": len(expected), "observed_count": len(observed),

@@ -234,9 +234,11 @@ class Child:
         self.scanned = 0            # how much of the buffer is known to hold no newline
         self.skipping = False
 
-    def request(self, message: dict, cpu_limit: float, wall_limit: float | None = None) -> bytes:
-        """Send one request; return the raw bytes of its reply (validated by the caller at
-        the trust boundary, ``grader.boundary``).
+    def request(self, message: dict | str, cpu_limit: float,
+                wall_limit: float | None = None) -> bytes:
+        """Send one request (a dict, or a JSON object already encoded by ``json.dumps``);
+        return the raw bytes of its reply (validated by the caller at the trust boundary,
+        ``grader.boundary``).
 
         The limit is the child's own CPU time (every process it started counts, via its
         cgroup or its process tree), so that a busy neighbour cannot turn into a timeout;
@@ -252,7 +254,7 @@ class Child:
         self.last_cpu = self.last_wall = 0.0
         cpu_start, wall_start = self.cpu_seconds(), time.monotonic()
         try:
-            os.write(self.request_write, (json.dumps({**message, "id": request_id}) + "\n").encode())
+            os.write(self.request_write, _with_id(message, request_id).encode())
         except (BrokenPipeError, OSError):
             raise self._died()
         prefix = f"@{request_id} ".encode()
@@ -398,6 +400,16 @@ class Child:
 
     def _output_files(self):
         return (("stdout", self.stdout_path), ("stderr", self.stderr_path))
+
+
+def _with_id(message: dict | str, request_id: str) -> str:
+    """The request line: ``json.dumps({**message, "id": request_id})`` and a newline, where
+    an encoded ``message`` gets the id spliced in before its closing brace (the same text)."""
+    if isinstance(message, dict):
+        return json.dumps({**message, "id": request_id}) + "\n"
+    if not (message.startswith("{") and message.endswith("}")) or message == "{}":
+        raise ValueError("an encoded request must be a non-empty JSON object")
+    return f'{message[:-1]}, "id": {json.dumps(request_id)}}}\n'
 
 
 def _size(path: Path) -> int:
