@@ -1,0 +1,157 @@
+"""How long a student's self-check takes: ``grader check`` on one correct submission, wall time
+of the whole command (a fresh interpreter each run), with a cold answer cache (a new, empty
+``GRADER_CACHE_DIR`` each run) and a warm one, side by side (the two alternate within each
+round), on
+
+* the bundled course (``tasks/``, ``submissions/korrekt``);
+* a course imported from Pacman-style tree tests with ``grader import-trees`` (the repository's
+  fixture ``tests/data/pacman-trees`` holds two trees, not the project's 33), graded on
+  ``tests/data/conventions/multi-agent/korrekt``.
+
+Then where the time of a warm check goes: the interpreter's bare start, the sum of
+``-X importtime`` (median of the runs, and the largest imports of one run), and a cProfile
+top list of one warm run (the profiler slows pure-Python code down several times, so read it
+for proportions, not seconds).
+
+    python bench/selfcheck.py [--runs 9] [--sandbox auto] [--top 15]
+
+Bytecode is written (``PYTHONDONTWRITEBYTECODE`` is removed for the runs) and one unmeasured
+run comes first, as on an installed grader.  Run it on a quiet machine: wall time counts
+everything else the cores are doing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACMAN_TREES = ROOT / "tests" / "data" / "pacman-trees"
+MULTI_AGENT_STUDENT = ROOT / "tests" / "data" / "conventions" / "multi-agent" / "korrekt"
+
+
+def environment(cache: Path | None) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONDONTWRITEBYTECODE", "GRADER_NO_CACHE", "GRADER_CACHE_DIR")}
+    if cache is not None:
+        env["GRADER_CACHE_DIR"] = str(cache)
+    return env
+
+
+def check_command(course: Path, student: Path, out: Path, sandbox: str) -> list[str]:
+    return [sys.executable, "-m", "grader.cli", "check", str(student), "--tasks", str(course),
+            "--out", str(out), "--sandbox", sandbox]
+
+
+def timed(command: list[str], env: dict) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}"
+                         f"{done.stderr}")
+    return seconds
+
+
+def cold_and_warm(course: Path, student: Path, runs: int, sandbox: str, scratch: Path):
+    """Median wall seconds of cold and warm checks, alternating."""
+    warm_cache = scratch / "warm-cache"
+    command = check_command(course, student, scratch / "out", sandbox)
+    timed(command, environment(warm_cache))   # primes the warm cache and the bytecode
+    cold, warm = [], []
+    for run in range(runs):
+        cold.append(timed(command, environment(scratch / f"cold-cache-{run}")))
+        warm.append(timed(command, environment(warm_cache)))
+    return statistics.median(cold), statistics.median(warm)
+
+
+IMPORT_LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
+
+
+def import_times(command: list[str], env: dict, runs: int):
+    """Median sum of the self times of every import, and the rows of the last run."""
+    sums, rows = [], []
+    for _ in range(runs):
+        done = subprocess.run([command[0], "-X", "importtime", *command[1:]], cwd=ROOT,
+                              env=env, capture_output=True, text=True)
+        rows = [(int(m[1]) / 1e6, int(m[2]) / 1e6, len(m[3]) // 2, m[4])
+                for m in map(IMPORT_LINE.match, done.stderr.splitlines()) if m]
+        sums.append(sum(row[0] for row in rows))
+    return statistics.median(sums), rows
+
+
+def bare_start(runs: int) -> float:
+    times = [timed([sys.executable, "-c", "pass"], environment(None)) for _ in range(runs)]
+    return statistics.median(times)
+
+
+def profile_top(command: list[str], env: dict, top: int) -> str:
+    with tempfile.NamedTemporaryFile(suffix=".prof") as output:
+        subprocess.run([command[0], "-m", "cProfile", "-o", output.name, *command[1:]],
+                       cwd=ROOT, env=env, capture_output=True, check=True)
+        text = io.StringIO()
+        stats = pstats.Stats(output.name, stream=text)
+        stats.sort_stats("cumulative").print_stats(r"grader|reference|jinja2/environment|"
+                                                   r"yaml/__init__|rich/console", top)
+        stats.sort_stats("tottime").print_stats(top)
+    return "\n".join(line for line in text.getvalue().splitlines()
+                     if line.strip() and not line.startswith(("   Ordered", "   List reduced")))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--sandbox", default="auto",
+                        choices=("auto", "bubblewrap", "container", "process"))
+    parser.add_argument("--top", type=int, default=15, help="rows of the profile")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-selfcheck-") as scratch:
+        scratch = Path(scratch)
+        imported = scratch / "imported" / "pacman.yaml"
+        imported.parent.mkdir()
+        subprocess.run([sys.executable, "-m", "grader.cli", "import-trees", str(PACMAN_TREES),
+                        "--out", str(imported)], cwd=ROOT, check=True, capture_output=True)
+        trees = len(list(PACMAN_TREES.glob("*.test")))
+        courses = {"bundled course (tasks/, submissions/korrekt)": (ROOT / "tasks",
+                                                                   ROOT / "submissions/korrekt"),
+                   f"imported Pacman trees ({trees} trees, multi-agent/korrekt)":
+                       (imported.parent, MULTI_AGENT_STUDENT)}
+        print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
+              f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+              f"load average {os.getloadavg()[0]:.2f}")
+        print(f"{'':58s} {'cold':>8s} {'warm':>8s} {'cold/warm':>10s}")
+        for name, (course, student) in courses.items():
+            folder = scratch / re.sub(r"\W+", "-", name)
+            folder.mkdir()
+            cold, warm = cold_and_warm(course, student, args.runs, args.sandbox, folder)
+            print(f"{name:58s} {cold:7.3f}s {warm:7.3f}s {cold / warm:9.2f}x")
+
+        course, student = courses[next(iter(courses))]
+        warm_cache = scratch / "profile-cache"
+        command = check_command(course, student, scratch / "profile-out", args.sandbox)
+        timed(command, environment(warm_cache))
+        start = bare_start(args.runs)
+        imports, rows = import_times(command, environment(warm_cache), args.runs)
+        print(f"\nWhere a warm check of the bundled course goes (medians of {args.runs}):")
+        print(f"  the interpreter's bare start (python -c pass): {start:.3f} s")
+        print(f"  imports (sum of -X importtime self times):     {imports:.3f} s")
+        print("  largest imports of one run (cumulative, self):")
+        for self_time, cumulative, level, module in sorted(rows, key=lambda r: -r[1])[:12]:
+            print(f"    {cumulative:6.3f} s {self_time:6.3f} s  {'  ' * level}{module}")
+        print(f"\ncProfile of one warm check (top {args.top} by cumulative time among the "
+              "grader's, Jinja's, YAML's and rich's functions, then by own time):")
+        print(profile_top(command, environment(warm_cache), args.top))
+
+
+if __name__ == "__main__":
+    main()
