@@ -156,20 +156,27 @@ def course_key(course) -> str:
 
 # -- the encoding -------------------------------------------------------------------------
 
+_PLAIN = frozenset({str, int, bool, type(None)})   # JSON brings these back as they were
+
+
 def encode(value):
     """``value`` as plain JSON data that ``decode`` turns back into an equal value of the same
     types; raises ``Unencodable`` for what it cannot."""
     kind = type(value)
-    if value is None or kind is bool or kind is int or kind is str:
+    if kind in _PLAIN:
         return value
     if kind is float:
         return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
     if kind is list:
+        if _PLAIN.issuperset(map(type, value)):   # most lists: node names (quick, in C)
+            return value
         return [encode(item) for item in value]
     if kind is tuple:
         return {"$": "tuple", "v": [encode(item) for item in value]}
     if kind is dict:
-        if "$" not in value and all(type(key) is str for key in value):
+        if "$" not in value and {str}.issuperset(map(type, value)):
+            if _PLAIN.issuperset(map(type, value.values())):
+                return value
             return {key: encode(item) for key, item in value.items()}
         return {"$": "dict", "v": [[encode(key), encode(item)] for key, item in value.items()]}
     raise Unencodable(f"cannot store a {kind.__module__}.{kind.__qualname__} exactly")
