@@ -1,6 +1,7 @@
 """How long a student's self-check takes: ``grader check`` on one correct submission, wall time
-of the whole command (a fresh interpreter each run), with a cold answer cache (a new, empty
-``GRADER_CACHE_DIR`` each run) and a warm one, side by side (the two alternate within each
+of the whole command (a fresh interpreter each run) and its CPU time, without the answer cache
+(``--no-cache``: as before the cache), with a cold one (a new, empty ``GRADER_CACHE_DIR`` each
+run: computed and stored) and a warm one, side by side (the three alternate within each
 round), on
 
 * the bundled course (``tasks/``, ``submissions/korrekt``);
@@ -28,6 +29,7 @@ import io
 import os
 import pstats
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -53,26 +55,37 @@ def check_command(course: Path, student: Path, out: Path, sandbox: str) -> list[
             "--out", str(out), "--sandbox", sandbox]
 
 
-def timed(command: list[str], env: dict) -> float:
+def timed(command: list[str], env: dict) -> tuple[float, float]:
+    """Wall seconds, and the CPU seconds (user + system) of the command and the children it
+    waited for (rusage: a sandboxed child killed inside its PID namespace may be missed)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}"
                          f"{done.stderr}")
-    return seconds
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def cold_and_warm(course: Path, student: Path, runs: int, sandbox: str, scratch: Path):
-    """Median wall seconds of cold and warm checks, alternating."""
+MODES = ("no cache", "cold", "warm")
+
+
+def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path) -> dict:
+    """Median (wall, CPU) seconds per mode; the modes alternate within each round.  ``cold``:
+    a new, empty cache folder (the answers are computed and stored); ``warm``: the folder a
+    first, unmeasured run filled; ``no cache``: ``--no-cache`` (computed, not stored)."""
     warm_cache = scratch / "warm-cache"
     command = check_command(course, student, scratch / "out", sandbox)
     timed(command, environment(warm_cache))   # primes the warm cache and the bytecode
-    cold, warm = [], []
+    samples = {mode: [] for mode in MODES}
     for run in range(runs):
-        cold.append(timed(command, environment(scratch / f"cold-cache-{run}")))
-        warm.append(timed(command, environment(warm_cache)))
-    return statistics.median(cold), statistics.median(warm)
+        samples["no cache"].append(timed([*command, "--no-cache"], environment(None)))
+        samples["cold"].append(timed(command, environment(scratch / f"cold-cache-{run}")))
+        samples["warm"].append(timed(command, environment(warm_cache)))
+    return {mode: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
+            for mode, values in samples.items()}
 
 
 IMPORT_LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
@@ -91,7 +104,7 @@ def import_times(command: list[str], env: dict, runs: int):
 
 
 def bare_start(runs: int) -> float:
-    times = [timed([sys.executable, "-c", "pass"], environment(None)) for _ in range(runs)]
+    times = [timed([sys.executable, "-c", "pass"], environment(None))[0] for _ in range(runs)]
     return statistics.median(times)
 
 
@@ -129,12 +142,16 @@ def main() -> None:
         print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
               f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
-        print(f"{'':58s} {'cold':>8s} {'warm':>8s} {'cold/warm':>10s}")
+        print(f"{'':54s} " + " ".join(f"{mode:>16s}" for mode in MODES)
+              + f" {'no cache/warm':>14s}")
+        print(f"{'':54s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in MODES))
         for name, (course, student) in courses.items():
             folder = scratch / re.sub(r"\W+", "-", name)
             folder.mkdir()
-            cold, warm = cold_and_warm(course, student, args.runs, args.sandbox, folder)
-            print(f"{name:58s} {cold:7.3f}s {warm:7.3f}s {cold / warm:9.2f}x")
+            medians = by_mode(course, student, args.runs, args.sandbox, folder)
+            print(f"{name:54s} " + " ".join(f"{wall:7.3f}s{cpu:7.3f}s"
+                                            for wall, cpu in medians.values())
+                  + f" {medians['no cache'][0] / medians['warm'][0]:13.2f}x")
 
         course, student = courses[next(iter(courses))]
         warm_cache = scratch / "profile-cache"

@@ -294,3 +294,22 @@ def test_check_says_the_same_with_and_without_the_cache(tmp_path, capsys, cache_
     assert list(cache_folder.iterdir()), "the first check stored its answers"
     warm = check()
     assert uncached == cold == warm
+
+
+def test_the_sandbox_mounts_no_folder_that_holds_the_cache(tmp_path, monkeypatch):
+    """The hidden checks' answers are in the cache after ``grader grade``: no folder the
+    bubblewrap child is shown may hold it (the default place, and the one set here)."""
+    from grader.sandbox.isolation import ResourceLimits, command
+    stage, submission = tmp_path / "stage", tmp_path / "submission"
+    argv = command("bubblewrap", stage, stage / "child.py", submission, 3, 4,
+                   ResourceLimits(), None)
+    shown = [Path(argv[index + 1]).resolve() for index, flag in enumerate(argv)
+             if flag in ("--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try")]
+    assert shown, "the command binds the system and the submission"
+    places = [answer_cache.cache_dir()]
+    monkeypatch.delenv("GRADER_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    places.append(answer_cache.cache_dir())
+    for place in places:
+        place = place.resolve()
+        assert not [folder for folder in shown if place.is_relative_to(folder)], place
