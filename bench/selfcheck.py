@@ -14,7 +14,7 @@ Then where the time of a warm check goes: the interpreter's bare start, the sum 
 top list of one warm run (the profiler slows pure-Python code down several times, so read it
 for proportions, not seconds).
 
-    python bench/selfcheck.py [--runs 9] [--sandbox auto] [--top 15]
+    python bench/selfcheck.py [--runs 9] [--sandbox auto] [--top 15] [--checkout /tmp/before]
 
 Bytecode is written (``PYTHONDONTWRITEBYTECODE`` is removed for the runs) and one unmeasured
 run comes first, as on an installed grader.  Run it on a quiet machine: wall time counts
@@ -55,12 +55,12 @@ def check_command(course: Path, student: Path, out: Path, sandbox: str) -> list[
             "--out", str(out), "--sandbox", sandbox]
 
 
-def timed(command: list[str], env: dict) -> tuple[float, float]:
+def timed(command: list[str], env: dict, cwd: Path = ROOT) -> tuple[float, float]:
     """Wall seconds, and the CPU seconds (user + system) of the command and the children it
     waited for (rusage: a sandboxed child killed inside its PID namespace may be missed)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -72,18 +72,26 @@ def timed(command: list[str], env: dict) -> tuple[float, float]:
 MODES = ("no cache", "cold", "warm")
 
 
-def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path) -> dict:
+def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
+            checkout: Path | None = None) -> dict:
     """Median (wall, CPU) seconds per mode; the modes alternate within each round.  ``cold``:
     a new, empty cache folder (the answers are computed and stored); ``warm``: the folder a
-    first, unmeasured run filled; ``no cache``: ``--no-cache`` (computed, not stored)."""
+    first, unmeasured run filled; ``no cache``: ``--no-cache`` (computed, not stored);
+    ``before``: the grader of ``checkout``, run in that folder, as it is."""
     warm_cache = scratch / "warm-cache"
     command = check_command(course, student, scratch / "out", sandbox)
     timed(command, environment(warm_cache))   # primes the warm cache and the bytecode
-    samples = {mode: [] for mode in MODES}
+    modes = {"no cache": lambda run: timed([*command, "--no-cache"], environment(None)),
+             "cold": lambda run: timed(command, environment(scratch / f"cold-cache-{run}")),
+             "warm": lambda run: timed(command, environment(warm_cache))}
+    if checkout is not None:
+        before = check_command(course, student, scratch / "out-before", sandbox)
+        timed(before, environment(None), cwd=checkout)
+        modes["before"] = lambda run: timed(before, environment(None), cwd=checkout)
+    samples = {mode: [] for mode in modes}
     for run in range(runs):
-        samples["no cache"].append(timed([*command, "--no-cache"], environment(None)))
-        samples["cold"].append(timed(command, environment(scratch / f"cold-cache-{run}")))
-        samples["warm"].append(timed(command, environment(warm_cache)))
+        for mode, measure in modes.items():
+            samples[mode].append(measure(run))
     return {mode: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
             for mode, values in samples.items()}
 
@@ -127,6 +135,9 @@ def main() -> None:
     parser.add_argument("--sandbox", default="auto",
                         choices=("auto", "bubblewrap", "container", "process"))
     parser.add_argument("--top", type=int, default=15, help="rows of the profile")
+    parser.add_argument("--checkout", type=Path, help="another checkout (e.g. the commit before "
+                        "the cache, from git archive or a worktree) timed as 'before', on this "
+                        "checkout's courses")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-selfcheck-") as scratch:
         scratch = Path(scratch)
@@ -142,13 +153,15 @@ def main() -> None:
         print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
               f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
-        print(f"{'':54s} " + " ".join(f"{mode:>16s}" for mode in MODES)
+        modes = (*MODES, "before") if args.checkout else MODES
+        print(f"{'':54s} " + " ".join(f"{mode:>16s}" for mode in modes)
               + f" {'no cache/warm':>14s}")
-        print(f"{'':54s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in MODES))
+        print(f"{'':54s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in modes))
         for name, (course, student) in courses.items():
             folder = scratch / re.sub(r"\W+", "-", name)
             folder.mkdir()
-            medians = by_mode(course, student, args.runs, args.sandbox, folder)
+            medians = by_mode(course, student, args.runs, args.sandbox, folder,
+                              args.checkout.resolve() if args.checkout else None)
             print(f"{name:54s} " + " ".join(f"{wall:7.3f}s{cpu:7.3f}s"
                                             for wall, cpu in medians.values())
                   + f" {medians['no cache'][0] / medians['warm'][0]:13.2f}x")
