@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
 import os
 import pstats
 import re
@@ -111,6 +112,58 @@ def import_times(command: list[str], env: dict, runs: int):
     return statistics.median(sums), rows
 
 
+# The steps of ``grader check`` (grader/cli.py: cmd_check), each timed in a fresh interpreter
+# without a profiler; keep it in step with cmd_check.
+PHASES = r"""
+import json, sys, tempfile, time
+from pathlib import Path
+marks = [("start", time.perf_counter())]
+def mark(name):
+    marks.append((name, time.perf_counter()))
+from rich.console import Console
+from grader import cli
+from grader.answers import AnswerBook
+from grader.batch import budget_of, prepare
+from grader.grading import grade_submission
+from grader.report.views import student_view
+from grader.report.writers import junit_xml, write_atomically, write_student
+from grader.sandbox.isolation import best_level
+from grader.sandbox.launcher import stage_runner
+from grader.submissions import Submission, stage
+from grader.tasks import load_course
+mark("imports")
+course = load_course(sys.argv[1]); mark("task files (YAML)")
+level = best_level(); mark("sandbox probe")
+book = AnswerBook.for_course(course); mark("answer cache: key and load")
+plan, answers = prepare(course, only_visible=True, answers=book); mark("plan (random trees) and answers")
+folder = Path(sys.argv[2]).resolve()
+with tempfile.TemporaryDirectory() as work:
+    staged = stage(Submission(folder.name, folder.name, folder, "folder"), Path(work) / "staged")
+    runner = stage_runner(Path(work) / "runner"); mark("staging")
+    result = grade_submission(plan, answers, runner, staged.folder, budget_of(course), level,
+                              student=folder.name, workdir=Path(work))
+    mark("sandboxed run and judging")
+catalogue = cli._catalogue(course, None); mark("message catalogue (YAML)")
+view = student_view(result, course, catalogue, html=False); mark("terminal view")
+with tempfile.TemporaryDirectory() as out:
+    written = write_student(Path(out), result, course, catalogue)
+    write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
+mark("reports (Jinja templates compiled and rendered)")
+print(json.dumps([(name, at - marks[index][1]) for index, (name, at) in enumerate(marks[1:])]))
+"""
+
+
+def phases(course: Path, student: Path, env: dict, runs: int) -> list[tuple[str, float]]:
+    """Median seconds of each step of a check, in a fresh interpreter each run."""
+    samples = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", PHASES, str(course), str(student)],
+                              cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        samples.append(json.loads(done.stdout.splitlines()[-1]))
+    return [(name, statistics.median(run[index][1] for run in samples))
+            for index, (name, _) in enumerate(samples[0])]
+
+
 def bare_start(runs: int) -> float:
     times = [timed([sys.executable, "-c", "pass"], environment(None))[0] for _ in range(runs)]
     return statistics.median(times)
@@ -174,6 +227,10 @@ def main() -> None:
         imports, rows = import_times(command, environment(warm_cache), args.runs)
         print(f"\nWhere a warm check of the bundled course goes (medians of {args.runs}):")
         print(f"  the interpreter's bare start (python -c pass): {start:.3f} s")
+        steps = phases(course, student, environment(warm_cache), args.runs)
+        print(f"  the steps of a check, timed in it (sum {sum(t for _, t in steps):.3f} s):")
+        for name, seconds in steps:
+            print(f"    {seconds:6.3f} s  {name}")
         print(f"  imports (sum of -X importtime self times):     {imports:.3f} s")
         print("  largest imports of one run (cumulative, self):")
         for self_time, cumulative, level, module in sorted(rows, key=lambda r: -r[1])[:12]:
