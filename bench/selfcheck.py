@@ -179,7 +179,8 @@ def profile_top(command: list[str], env: dict, top: int) -> str:
                                                    r"yaml/__init__|rich/console", top)
         stats.sort_stats("tottime").print_stats(top)
     return "\n".join(line for line in text.getvalue().splitlines()
-                     if line.strip() and not line.startswith(("   Ordered", "   List reduced")))
+                     if line.strip() and ".prof" not in line
+                     and not line.startswith(("   Ordered", "   List reduced")))
 
 
 def main() -> None:
