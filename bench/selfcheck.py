@@ -9,7 +9,8 @@ round), on
   fixture ``tests/data/pacman-trees`` holds two trees, not the project's 33), graded on
   ``tests/data/conventions/multi-agent/korrekt``.
 
-Then where the time of a warm check goes: the interpreter's bare start, the sum of
+Then where the time of a warm check goes: the interpreter's bare start, the plan and answers
+computed and taken from the cache (in this process), each step of a check, the sum of
 ``-X importtime`` (median of the runs, and the largest imports of one run), and a cProfile
 top list of one warm run (the profiler slows pure-Python code down several times, so read it
 for proportions, not seconds).
@@ -164,6 +165,27 @@ def phases(course: Path, student: Path, env: dict, runs: int) -> list[tuple[str,
             for index, (name, _) in enumerate(samples[0])]
 
 
+def answers_in_process(course_folder: Path, runs: int, scratch: Path) -> dict:
+    """Median seconds, in this process, of the visible checks' plan and reference answers
+    (``prepare``) computed without the cache and taken from a warm one (random trees already
+    generated: the trees are made once per process either way)."""
+    sys.path.insert(0, str(ROOT))
+    from grader.answers import AnswerBook
+    from grader.batch import prepare
+    from grader.tasks import load_course
+    course = load_course(course_folder)
+    os.environ["GRADER_CACHE_DIR"] = str(scratch / "in-process-cache")
+    prepare(course, only_visible=True, answers=AnswerBook.for_course(course))
+    samples = {"computed (no cache)": [], "from a warm cache": []}
+    for _ in range(runs):
+        for name, book in (("computed (no cache)", AnswerBook),
+                           ("from a warm cache", lambda: AnswerBook.for_course(course))):
+            started = time.perf_counter()
+            prepare(course, only_visible=True, answers=book())
+            samples[name].append(time.perf_counter() - started)
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
 def bare_start(runs: int) -> float:
     times = [timed([sys.executable, "-c", "pass"], environment(None))[0] for _ in range(runs)]
     return statistics.median(times)
@@ -228,6 +250,8 @@ def main() -> None:
         imports, rows = import_times(command, environment(warm_cache), args.runs)
         print(f"\nWhere a warm check of the bundled course goes (medians of {args.runs}):")
         print(f"  the interpreter's bare start (python -c pass): {start:.3f} s")
+        for name, seconds in answers_in_process(course, args.runs, scratch).items():
+            print(f"  plan and reference answers of the visible checks, {name}: {seconds:.3f} s")
         steps = phases(course, student, environment(warm_cache), args.runs)
         print(f"  the steps of a check, timed in it (sum {sum(t for _, t in steps):.3f} s):")
         for name, seconds in steps:
