@@ -115,11 +115,27 @@ def tree_facts(spec: dict, depth, chance: bool = False) -> dict:
 
 class AnswerBook:
     """Reference answers of every call of a course, computed on first use, then shared by the
-    whole batch; also the answers of the catalogue's faulty variants (``variant``)."""
+    whole batch; also the answers of the catalogue's faulty variants (``variant``).
 
-    def __init__(self):
+    With a ``cache`` (see ``grader.answer_cache``), answers stored by an earlier run are taken
+    from it instead of computed, and ``save`` stores what this run computed.
+    """
+
+    def __init__(self, cache=None):
         self._answers: dict[str, list[dict]] = {}
         self._variants: dict[tuple, list[dict]] = {}
+        self._cache = cache
+        self._stored: dict[str, list[dict]] = cache.load() if cache is not None else {}
+        self._computed = False       # something the cache does not hold yet
+
+    @classmethod
+    def for_course(cls, course, use_cache: bool = True) -> "AnswerBook":
+        """A book backed by the course's answer cache (unless ``use_cache`` is false or the
+        cache is turned off)."""
+        if not use_cache:
+            return cls()
+        from .answer_cache import AnswerCache
+        return cls(AnswerCache.for_course(course))
 
     def variant(self, call: Call, mistake: str) -> list[dict]:
         from .mistakes import variant_answers
@@ -131,5 +147,18 @@ class AnswerBook:
     def __getitem__(self, call: Call) -> list[dict]:
         key = call.key()
         if key not in self._answers:
-            self._answers[key] = answer_call(call)
+            stored = self._stored.get(self._cache.digest(key)) if self._stored else None
+            if stored is None:
+                stored, self._computed = answer_call(call), True
+            self._answers[key] = stored
         return self._answers[key]
+
+    def save(self) -> None:
+        """Store the answers computed so far in the cache (with those it held already); a
+        cache that cannot be written is skipped: grading never depends on it."""
+        if self._cache is None or not self._computed:
+            return
+        known = {**self._stored,
+                 **{self._cache.digest(key): answer for key, answer in self._answers.items()}}
+        if self._cache.save(known):
+            self._stored, self._computed = known, False

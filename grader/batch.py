@@ -46,11 +46,13 @@ class BatchOutcome:
 def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
             answers: AnswerBook | None = None) -> tuple[Plan, AnswerBook]:
     """The plan of calls and all reference answers, computed once for the whole batch
-    (``answers``: a book already filled, e.g. while the pins were verified)."""
+    (``answers``: a book already filled, e.g. while the pins were verified, or one backed by
+    the answer cache, which then keeps what was computed for the next run)."""
     plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
     answers = answers if answers is not None else AnswerBook()
     for call in plan.calls:
         answers[call]
+    answers.save()
     return plan, answers
 
 

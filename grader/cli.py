@@ -1,5 +1,9 @@
 """The ``grader`` command: grade, check, solve, validate, import-trees, merge.  Nothing else
-lives here."""
+lives here.
+
+Each command imports what it needs when it runs, so that ``grader check`` starts without the
+batch's progress bars, tables, pins or forgery scan (``python -X importtime``).
+"""
 
 from __future__ import annotations
 
@@ -11,16 +15,19 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-
-from .pins import pruned_nodes, verify_pins
-from .sandbox.isolation import STRONG_LEVELS
-from .tasks import TaskFileError, load_course
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+NO_CACHE_HELP = ("compute the reference answers afresh and store none (also: GRADER_NO_CACHE=1) "
+                 "[answers are cached in $GRADER_CACHE_DIR, else ~/.cache/gametree-grader]")
+
+
+def _console(stderr: bool = False) -> Console:
+    from rich.console import Console
+    return Console(stderr=True, soft_wrap=True) if stderr else Console()
 
 
 GRADE_EPILOG = """\
@@ -81,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--shard", type=_shard, metavar="K/N",
                        help="grade only shard K of N (K from 1 to N), for job arrays and CI "
                        "matrices; combine the shards with grader merge [all submissions]")
+    grade.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     check = commands.add_parser("check", help="self-check one submission folder (visible checks)")
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
@@ -92,13 +100,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where feedback.html, feedback.md and junit.xml go [reports/check]")
     check.add_argument("--points", action="store_true",
                        help="end with a GitHub Classroom-style line 'Points X/Y'")
+    check.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     solve = commands.add_parser("solve", help="print the reference answers")
     solve.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
     solve.add_argument("--json", action="store_true", help="a JSON array instead of a table")
+    solve.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     validate = commands.add_parser("validate", help="check task files and their pinned answers")
     validate.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
+    validate.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     importer = commands.add_parser("import-trees", help="turn the Pacman multi-agent project's "
                                    "game-tree tests (*.test, *.solution) into a task file")
@@ -146,7 +157,7 @@ def main(argv=None) -> int:
 def cmd_merge(args) -> int:
     from .merge import MergeError, merge
     from .report.safe import terminal_text
-    err = Console(stderr=True, soft_wrap=True)
+    err = _console(stderr=True)
     course = _load(args.tasks, err)
     if course is None:
         return EXIT_BAD_INPUT
@@ -174,7 +185,7 @@ def cmd_merge(args) -> int:
 
 def cmd_import(args) -> int:
     from .importer import import_trees, to_yaml
-    err = Console(stderr=True, soft_wrap=True)
+    err = _console(stderr=True)
     folder = Path(args.folder)
     if not folder.is_dir():
         err.print(f"{folder}: no such folder", markup=False)
@@ -203,6 +214,7 @@ def cmd_import(args) -> int:
 
 def _load(path, err: Console):
     """The course, or None after printing every problem (file:line: what is wrong)."""
+    from .tasks import TaskFileError, load_course
     try:
         return load_course(path)
     except TaskFileError as error:
@@ -218,7 +230,14 @@ def _catalogue(course, lang):
     return Catalogue(lang or course.language)
 
 
+def _answer_book(course, args):
+    """The reference answers' book: backed by the on-disk cache unless ``--no-cache``."""
+    from .answers import AnswerBook
+    return AnswerBook.for_course(course, use_cache=not args.no_cache)
+
+
 def _pins_hold(course, answers, err: Console) -> bool:
+    from .pins import verify_pins
     problems = verify_pins(course, answers)
     for problem in problems:
         err.print(str(problem), markup=False, highlight=False)
@@ -234,7 +253,7 @@ def cmd_grade(args) -> int:
     try:
         return _grade(args)
     except KeyboardInterrupt:
-        Console(stderr=True).print("Interrupted.", markup=False)
+        _console(stderr=True).print("Interrupted.", markup=False)
         return EXIT_INTERRUPTED
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -247,12 +266,13 @@ def _raise_interrupt(signum, frame):
 def _grade(args) -> int:
     from .batch import grade_batch, prepare
     from .report.safe import terminal_text
+    from .sandbox.isolation import STRONG_LEVELS
     from .submissions import find
-    err = Console(stderr=True, soft_wrap=True)
+    err = _console(stderr=True)
     course = _load(args.tasks, err)
     if course is None:
         return EXIT_BAD_INPUT
-    _, answers = prepare(course)
+    _, answers = prepare(course, answers=_answer_book(course, args))
     if not _pins_hold(course, answers, err):
         return EXIT_BAD_INPUT
     root = Path(args.submissions)
@@ -282,6 +302,8 @@ def _grade(args) -> int:
         return (f"[{done}/{total}] {terminal_text(result.student)}: "
                 f"{result.score:g}/{result.max_score:g}")
     if err.is_terminal:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeRemainingColumn)
         # No refresh thread: the batch forks its workers, which a running thread makes unsafe.
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=err, transient=True,
@@ -324,7 +346,7 @@ def cmd_check(args) -> int:
     from .grading import grade_submission
     from .report.views import student_view
     from .sandbox.launcher import stage_runner
-    console, err = Console(), Console(stderr=True, soft_wrap=True)
+    console, err = _console(), _console(stderr=True)
     course = _load(args.tasks, err)
     if course is None:
         return EXIT_BAD_INPUT
@@ -335,7 +357,7 @@ def cmd_check(args) -> int:
     level = _level(args.sandbox, err)
     if level is None:
         return EXIT_BAD_INPUT
-    plan, answers = prepare(course, only_visible=True)
+    plan, answers = prepare(course, only_visible=True, answers=_answer_book(course, args))
     from .submissions import Submission, stage
     name = folder.resolve().name
     with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
@@ -404,6 +426,7 @@ def solutions(course, answers) -> list[dict]:
     """One object per task and function: the reference's answers."""
     from .checks.common import search_call
     from .checks.evaluate import calls as evaluate_calls
+    from .pins import pruned_nodes
     rows = []
     for task in course.tasks:
         for function in task.functions:
@@ -435,15 +458,16 @@ def solutions(course, answers) -> list[dict]:
 
 def cmd_solve(args) -> int:
     from .batch import prepare
-    err = Console(stderr=True, soft_wrap=True)
+    err = _console(stderr=True)
     course = _load(args.path, err)
     if course is None:
         return EXIT_BAD_INPUT
-    _, answers = prepare(course)
+    _, answers = prepare(course, answers=_answer_book(course, args))
     rows = solutions(course, answers)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return EXIT_OK
+    from rich.table import Table
     table = Table(title=course.title)
     for column in ("task", "function", "value", "move", "visited", "pruned"):
         table.add_column(column)
@@ -453,21 +477,21 @@ def cmd_solve(args) -> int:
         table.add_row(row["task"], row["function"], str(row["value"]), str(row["move"]),
                       str(row["visited"] if row["visited"] is not None else ""),
                       ", ".join(row.get("pruned", [])) or "")
-    Console().print(table)
+    _console().print(table)
     return EXIT_OK
 
 
 def cmd_validate(args) -> int:
     from .batch import prepare
-    err = Console(stderr=True, soft_wrap=True)
+    err = _console(stderr=True)
     course = _load(args.path, err)
     if course is None:
         return EXIT_BAD_INPUT
-    _, answers = prepare(course)
+    _, answers = prepare(course, answers=_answer_book(course, args))
     if not _pins_hold(course, answers, err):
         return EXIT_FAILED
     checks = sum(len(t.checks) for t in course.tasks)
-    Console().print(f"OK: {len(course.tasks)} tasks, {checks} checks, "
+    _console().print(f"OK: {len(course.tasks)} tasks, {checks} checks, "
                     f"{course.max_score:g} points; every pinned answer matches the reference.",
                     markup=False, highlight=False)
     return EXIT_OK

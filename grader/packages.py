@@ -14,8 +14,6 @@ Parent side only: looks at installed metadata, never imports a package.
 from __future__ import annotations
 
 import functools
-import importlib.metadata
-import importlib.util
 import os
 import re
 import sys
@@ -75,6 +73,8 @@ def problem_with(name: str) -> str | None:
     if name in getattr(sys, "stdlib_module_names", ()):
         return (f"{name} is part of Python's standard library, which students may always "
                 "import; remove it from packages")
+    import importlib.metadata   # not at the top: most courses provide no packages
+    import importlib.util
     try:
         distribution = importlib.metadata.distribution(name)
     except importlib.metadata.PackageNotFoundError:
@@ -119,6 +119,7 @@ def provision(names: tuple) -> Provision:
         if _normalised(name) in seen or _normalised(name) == GRADER_DISTRIBUTION:
             continue
         seen.add(_normalised(name))
+        import importlib.metadata   # not at the top: most courses provide no packages
         try:
             distribution = importlib.metadata.distribution(name)
         except importlib.metadata.PackageNotFoundError:

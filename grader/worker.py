@@ -25,9 +25,10 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import traceback
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from multiprocessing.connection import wait
 from pathlib import Path
 
@@ -204,6 +205,9 @@ def _stop(signum, frame) -> None:
 def _serve(connection, context: Context, parent: int) -> None:
     # Ctrl-C reaches the whole process group: only the batch process decides what it means.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker says everything through its pipe; the batch process's streams are its own
+    # (a closed pipe there, e.g. `grader grade 2>&1 | head`, must not trouble a worker).
+    sys.stdout = sys.stderr = open(os.devnull, "w")
     signal.signal(signal.SIGTERM, _stop)
     launcher.STOPPING.clear()
     isolation.OWNER = parent

@@ -17,6 +17,21 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def answer_cache_folder(tmp_path_factory):
+    """Commands run by the tests keep their cached answers in a folder of the session's,
+    never in the home of whoever runs the suite."""
+    import os
+    folder = tmp_path_factory.mktemp("answer-cache")
+    previous = os.environ.get("GRADER_CACHE_DIR")
+    os.environ["GRADER_CACHE_DIR"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("GRADER_CACHE_DIR", None)
+    else:
+        os.environ["GRADER_CACHE_DIR"] = previous
+
+
 @pytest.fixture(scope="session")
 def course():
     return load_course(ROOT / "tasks")

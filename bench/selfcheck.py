@@ -1,0 +1,269 @@
+"""How long a student's self-check takes: ``grader check`` on one correct submission, wall time
+of the whole command (a fresh interpreter each run) and its CPU time, without the answer cache
+(``--no-cache``: as before the cache), with a cold one (a new, empty ``GRADER_CACHE_DIR`` each
+run: computed and stored) and a warm one, side by side (the three alternate within each
+round), on
+
+* the bundled course (``tasks/``, ``submissions/korrekt``);
+* a course imported from Pacman-style tree tests with ``grader import-trees`` (the repository's
+  fixture ``tests/data/pacman-trees`` holds two trees, not the project's 33), graded on
+  ``tests/data/conventions/multi-agent/korrekt``.
+
+Then where the time of a warm check goes: the interpreter's bare start, the plan and answers
+computed and taken from the cache (in this process), each step of a check, the sum of
+``-X importtime`` (median of the runs, and the largest imports of one run), and a cProfile
+top list of one warm run (the profiler slows pure-Python code down several times, so read it
+for proportions, not seconds).
+
+    python bench/selfcheck.py [--runs 9] [--sandbox auto] [--top 15] [--checkout /tmp/before]
+
+Bytecode is written (``PYTHONDONTWRITEBYTECODE`` is removed for the runs) and one unmeasured
+run comes first, as on an installed grader.  Run it on a quiet machine: wall time counts
+everything else the cores are doing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACMAN_TREES = ROOT / "tests" / "data" / "pacman-trees"
+MULTI_AGENT_STUDENT = ROOT / "tests" / "data" / "conventions" / "multi-agent" / "korrekt"
+
+
+def environment(cache: Path | None) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONDONTWRITEBYTECODE", "GRADER_NO_CACHE", "GRADER_CACHE_DIR")}
+    if cache is not None:
+        env["GRADER_CACHE_DIR"] = str(cache)
+    return env
+
+
+def check_command(course: Path, student: Path, out: Path, sandbox: str) -> list[str]:
+    return [sys.executable, "-m", "grader.cli", "check", str(student), "--tasks", str(course),
+            "--out", str(out), "--sandbox", sandbox]
+
+
+def timed(command: list[str], env: dict, cwd: Path = ROOT) -> tuple[float, float]:
+    """Wall seconds, and the CPU seconds (user + system) of the command and the children it
+    waited for (rusage: a sandboxed child killed inside its PID namespace may be missed)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}"
+                         f"{done.stderr}")
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+MODES = ("no cache", "cold", "warm")
+
+
+def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
+            checkout: Path | None = None) -> dict:
+    """Median (wall, CPU) seconds per mode; the modes alternate within each round.  ``cold``:
+    a new, empty cache folder (the answers are computed and stored); ``warm``: the folder a
+    first, unmeasured run filled; ``no cache``: ``--no-cache`` (computed, not stored);
+    ``before``: the grader of ``checkout``, run in that folder, as it is."""
+    warm_cache = scratch / "warm-cache"
+    command = check_command(course, student, scratch / "out", sandbox)
+    timed(command, environment(warm_cache))   # primes the warm cache and the bytecode
+    modes = {"no cache": lambda run: timed([*command, "--no-cache"], environment(None)),
+             "cold": lambda run: timed(command, environment(scratch / f"cold-cache-{run}")),
+             "warm": lambda run: timed(command, environment(warm_cache))}
+    if checkout is not None:
+        before = check_command(course, student, scratch / "out-before", sandbox)
+        timed(before, environment(None), cwd=checkout)
+        modes["before"] = lambda run: timed(before, environment(None), cwd=checkout)
+    samples = {mode: [] for mode in modes}
+    for run in range(runs):
+        for mode, measure in modes.items():
+            samples[mode].append(measure(run))
+    return {mode: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
+            for mode, values in samples.items()}
+
+
+IMPORT_LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
+
+
+def import_times(command: list[str], env: dict, runs: int):
+    """Median sum of the self times of every import, and the rows of the last run."""
+    sums, rows = [], []
+    for _ in range(runs):
+        done = subprocess.run([command[0], "-X", "importtime", *command[1:]], cwd=ROOT,
+                              env=env, capture_output=True, text=True)
+        rows = [(int(m[1]) / 1e6, int(m[2]) / 1e6, len(m[3]) // 2, m[4])
+                for m in map(IMPORT_LINE.match, done.stderr.splitlines()) if m]
+        sums.append(sum(row[0] for row in rows))
+    return statistics.median(sums), rows
+
+
+# The steps of ``grader check`` (grader/cli.py: cmd_check), each timed in a fresh interpreter
+# without a profiler; keep it in step with cmd_check.
+PHASES = r"""
+import json, sys, tempfile, time
+from pathlib import Path
+marks = [("start", time.perf_counter())]
+def mark(name):
+    marks.append((name, time.perf_counter()))
+from rich.console import Console
+from grader import cli
+from grader.answers import AnswerBook
+from grader.batch import budget_of, prepare
+from grader.grading import grade_submission
+from grader.report.views import student_view
+from grader.report.writers import junit_xml, write_atomically, write_student
+from grader.sandbox.isolation import best_level
+from grader.sandbox.launcher import stage_runner
+from grader.submissions import Submission, stage
+from grader.tasks import load_course
+mark("imports")
+course = load_course(sys.argv[1]); mark("task files (YAML)")
+level = best_level(); mark("sandbox probe")
+book = AnswerBook.for_course(course); mark("answer cache: key and load")
+plan, answers = prepare(course, only_visible=True, answers=book); mark("plan (random trees) and answers")
+folder = Path(sys.argv[2]).resolve()
+with tempfile.TemporaryDirectory() as work:
+    staged = stage(Submission(folder.name, folder.name, folder, "folder"), Path(work) / "staged")
+    runner = stage_runner(Path(work) / "runner"); mark("staging")
+    result = grade_submission(plan, answers, runner, staged.folder, budget_of(course), level,
+                              student=folder.name, workdir=Path(work))
+    mark("sandboxed run and judging")
+catalogue = cli._catalogue(course, None); mark("message catalogue (YAML)")
+view = student_view(result, course, catalogue, html=False); mark("terminal view")
+with tempfile.TemporaryDirectory() as out:
+    written = write_student(Path(out), result, course, catalogue)
+    write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
+mark("reports (Jinja templates compiled and rendered)")
+print(json.dumps([(name, at - marks[index][1]) for index, (name, at) in enumerate(marks[1:])]))
+"""
+
+
+def phases(course: Path, student: Path, env: dict, runs: int) -> list[tuple[str, float]]:
+    """Median seconds of each step of a check, in a fresh interpreter each run."""
+    samples = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", PHASES, str(course), str(student)],
+                              cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        samples.append(json.loads(done.stdout.splitlines()[-1]))
+    return [(name, statistics.median(run[index][1] for run in samples))
+            for index, (name, _) in enumerate(samples[0])]
+
+
+def answers_in_process(course_folder: Path, runs: int, scratch: Path) -> dict:
+    """Median seconds, in this process, of the visible checks' plan and reference answers
+    (``prepare``) computed without the cache and taken from a warm one (random trees already
+    generated: the trees are made once per process either way)."""
+    sys.path.insert(0, str(ROOT))
+    from grader.answers import AnswerBook
+    from grader.batch import prepare
+    from grader.tasks import load_course
+    course = load_course(course_folder)
+    os.environ["GRADER_CACHE_DIR"] = str(scratch / "in-process-cache")
+    prepare(course, only_visible=True, answers=AnswerBook.for_course(course))
+    samples = {"computed (no cache)": [], "from a warm cache": []}
+    for _ in range(runs):
+        for name, book in (("computed (no cache)", AnswerBook),
+                           ("from a warm cache", lambda: AnswerBook.for_course(course))):
+            started = time.perf_counter()
+            prepare(course, only_visible=True, answers=book())
+            samples[name].append(time.perf_counter() - started)
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
+def bare_start(runs: int) -> float:
+    times = [timed([sys.executable, "-c", "pass"], environment(None))[0] for _ in range(runs)]
+    return statistics.median(times)
+
+
+def profile_top(command: list[str], env: dict, top: int) -> str:
+    with tempfile.NamedTemporaryFile(suffix=".prof") as output:
+        subprocess.run([command[0], "-m", "cProfile", "-o", output.name, *command[1:]],
+                       cwd=ROOT, env=env, capture_output=True, check=True)
+        text = io.StringIO()
+        stats = pstats.Stats(output.name, stream=text)
+        stats.sort_stats("cumulative").print_stats(r"grader|reference|jinja2/environment|"
+                                                   r"yaml/__init__|rich/console", top)
+        stats.sort_stats("tottime").print_stats(top)
+    return "\n".join(line for line in text.getvalue().splitlines()
+                     if line.strip() and ".prof" not in line
+                     and not line.startswith(("   Ordered", "   List reduced")))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--sandbox", default="auto",
+                        choices=("auto", "bubblewrap", "container", "process"))
+    parser.add_argument("--top", type=int, default=15, help="rows of the profile")
+    parser.add_argument("--checkout", type=Path, help="another checkout (e.g. the commit before "
+                        "the cache, from git archive or a worktree) timed as 'before', on this "
+                        "checkout's courses")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-selfcheck-") as scratch:
+        scratch = Path(scratch)
+        imported = scratch / "imported" / "pacman.yaml"
+        imported.parent.mkdir()
+        subprocess.run([sys.executable, "-m", "grader.cli", "import-trees", str(PACMAN_TREES),
+                        "--out", str(imported)], cwd=ROOT, check=True, capture_output=True)
+        trees = len(list(PACMAN_TREES.glob("*.test")))
+        courses = {"bundled course (tasks/, submissions/korrekt)": (ROOT / "tasks",
+                                                                   ROOT / "submissions/korrekt"),
+                   f"imported Pacman trees ({trees} trees, multi-agent/korrekt)":
+                       (imported.parent, MULTI_AGENT_STUDENT)}
+        print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
+              f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+              f"load average {os.getloadavg()[0]:.2f}")
+        modes = (*MODES, "before") if args.checkout else MODES
+        print(f"{'':54s} " + " ".join(f"{mode:>16s}" for mode in modes)
+              + f" {'no cache/warm':>14s}")
+        print(f"{'':54s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in modes))
+        for name, (course, student) in courses.items():
+            folder = scratch / re.sub(r"\W+", "-", name)
+            folder.mkdir()
+            medians = by_mode(course, student, args.runs, args.sandbox, folder,
+                              args.checkout.resolve() if args.checkout else None)
+            print(f"{name:54s} " + " ".join(f"{wall:7.3f}s{cpu:7.3f}s"
+                                            for wall, cpu in medians.values())
+                  + f" {medians['no cache'][0] / medians['warm'][0]:13.2f}x")
+
+        course, student = courses[next(iter(courses))]
+        warm_cache = scratch / "profile-cache"
+        command = check_command(course, student, scratch / "profile-out", args.sandbox)
+        timed(command, environment(warm_cache))
+        start = bare_start(args.runs)
+        imports, rows = import_times(command, environment(warm_cache), args.runs)
+        print(f"\nWhere a warm check of the bundled course goes (medians of {args.runs}):")
+        print(f"  the interpreter's bare start (python -c pass): {start:.3f} s")
+        for name, seconds in answers_in_process(course, args.runs, scratch).items():
+            print(f"  plan and reference answers of the visible checks, {name}: {seconds:.3f} s")
+        steps = phases(course, student, environment(warm_cache), args.runs)
+        print(f"  the steps of a check, timed in it (sum {sum(t for _, t in steps):.3f} s):")
+        for name, seconds in steps:
+            print(f"    {seconds:6.3f} s  {name}")
+        print(f"  imports (sum of -X importtime self times):     {imports:.3f} s")
+        print("  largest imports of one run (cumulative, self):")
+        for self_time, cumulative, level, module in sorted(rows, key=lambda r: -r[1])[:12]:
+            print(f"    {cumulative:6.3f} s {self_time:6.3f} s  {'  ' * level}{module}")
+        print(f"\ncProfile of one warm check (top {args.top} by cumulative time among the "
+              "grader's, Jinja's, YAML's and rich's functions, then by own time):")
+        print(profile_top(command, environment(warm_cache), args.top))
+
+
+if __name__ == "__main__":
+    main()

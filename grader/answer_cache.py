@@ -1,0 +1,314 @@
+"""Reference answers kept on disk between runs, so that a self-check does not compute them again.
+
+A cache file belongs to one *key*: the SHA-256 of the task files' contents, the sources of
+every module the answers are computed with (``reference/`` and the grader modules that
+``grader.answers`` imports, followed through the import statements, see ``answer_sources``)
+and the Python version.  Change any of them and the key changes, so a stale answer is never
+found.  Inside the file, answers are filed by the hash of their call's key (``Call.key``).
+
+What this module must never do:
+
+* execute anything it reads: the file is JSON (never pickle), parsed without ``NaN`` or
+  ``Infinity`` literals, and every value in it is checked against the encoding below;
+* trust a file it cannot vouch for: a file of another format, key or digest, or one that is
+  not a regular file of ours writable only by us, is ignored and the answers computed again;
+* make grading fail: a cache folder that cannot be read or written is skipped in silence.
+
+JSON knows only lists, string-keyed objects, finite numbers, strings, booleans and null, so
+the encoding marks what it cannot say directly with an object whose only keys are ``$`` (the
+tag) and ``v``: ``{"$": "tuple", "v": [...]}``, ``{"$": "float", "v": "inf"}`` (also
+``-inf``, ``nan``) and ``{"$": "dict", "v": [[key, value], ...]}`` for a dict with a key that
+is not a string, or that holds the key ``$`` itself.  A loaded answer is then equal to the
+computed one in value *and* type, down to tuples and integer keys.  An answer holding
+anything else (a ``str`` subclass, a set, an object) is not stored at all.
+
+Where: ``$GRADER_CACHE_DIR``, else ``$XDG_CACHE_HOME/gametree-grader``, else
+``~/.cache/gametree-grader``.  ``GRADER_NO_CACHE=1`` (or ``--no-cache``) turns it off.  The
+sandbox mounts no home directory and no cache folder, so student code never sees it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+FORMAT = "gametree-grader answers 1"
+CACHE_DIR_VARIABLE = "GRADER_CACHE_DIR"
+DISABLE_VARIABLE = "GRADER_NO_CACHE"
+PREFIX, SUFFIX = "answers-", ".json"
+MAX_FILE_BYTES = 256 * 1024 * 1024     # a file this large is not ours to read
+KEEP_FILES = 20                        # cache files kept (newest first); older ones go
+
+# The module the answers are computed by; the modules it imports are found from its source.
+ANSWERS_MODULE = "grader.answers"
+PACKAGES = ("grader", "reference")
+
+
+class Unencodable(TypeError):
+    """An answer holds a value the encoding cannot bring back with its exact type."""
+
+
+# -- where --------------------------------------------------------------------------------
+
+def enabled() -> bool:
+    return os.environ.get(DISABLE_VARIABLE, "").strip().lower() in ("", "0", "no", "false")
+
+
+def cache_dir() -> Path:
+    if os.environ.get(CACHE_DIR_VARIABLE):
+        return Path(os.environ[CACHE_DIR_VARIABLE])
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "gametree-grader"
+    return Path.home() / ".cache" / "gametree-grader"
+
+
+# -- the key ------------------------------------------------------------------------------
+
+def _package_dirs() -> dict[str, Path]:
+    import reference
+    return {"grader": Path(__file__).resolve().parent,
+            "reference": Path(reference.__file__).resolve().parent}
+
+
+def _module_file(name: str, roots: dict[str, Path]) -> Path | None:
+    top, *rest = name.split(".")
+    if top not in roots:
+        return None
+    base = roots[top].joinpath(*rest)
+    for candidate in (base / "__init__.py", base.with_suffix(".py") if rest else None):
+        if candidate is not None and candidate.is_file():
+            return candidate
+    return None
+
+
+# Import statements, also inside functions (they run when the function does), also in
+# parentheses over several lines.  Text in strings that reads like one only adds a module.
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)"
+                     r"|import[ \t]+([^\n#;]*))", re.MULTILINE)
+
+
+def _imported_names(source: str, module: str, is_package: bool) -> set[str]:
+    """The absolute names of the modules ``module`` imports (and, for ``from X import y``,
+    ``X.y``, which may be a module of its own).  A textual scan: parsing every source with
+    ``ast`` would cost more than the answers it saves on a self-check."""
+    package = module if is_package else module.rpartition(".")[0]
+    names = set()
+    for dots, origin, imported, plain in _IMPORT.findall(source.replace("\\\n", " ")):
+        if plain:
+            names.update(part.split()[0] for part in plain.split(",") if part.split())
+            continue
+        if dots:
+            base = package.split(".")
+            origin = ".".join(base[:len(base) - (len(dots) - 1)] + ([origin] if origin else []))
+        names.add(origin)
+        for part in re.sub(r"#[^\n]*", "", imported).strip("()").split(","):
+            if part.split():
+                names.add(f"{origin}.{part.split()[0]}")
+    return names
+
+
+def answer_sources() -> list[Path]:
+    """The source files the reference answers depend on: every module of ``reference/`` and
+    every module of ``grader``/``reference`` that ``grader.answers`` imports, directly or
+    through the modules it imports (with their packages' ``__init__``)."""
+    roots = _package_dirs()
+    files = {path for path in roots["reference"].rglob("*.py")}
+    pending, seen = [ANSWERS_MODULE], set()
+    while pending:
+        module = pending.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        path = _module_file(module, roots)
+        if path is None:
+            continue    # a third-party or standard module, or an attribute, not a module
+        files.add(path)
+        parts = module.split(".")
+        pending += [".".join(parts[:end]) for end in range(1, len(parts))]   # its packages
+        source = path.read_text(encoding="utf-8")
+        pending += _imported_names(source, module, path.name == "__init__.py")
+    return sorted(files)
+
+
+def course_key(course) -> str:
+    """The cache key of a course's answers (hex SHA-256; see the module docstring)."""
+    digest = hashlib.sha256(FORMAT.encode())
+    digest.update(f"\0python {sys.version}\0{sys.implementation.cache_tag}\0".encode())
+
+    def add(label: str, content: bytes) -> None:
+        digest.update(f"{label}\0{len(content)}\0".encode())
+        digest.update(content)
+    for file in course.files:
+        add("task", Path(file).read_bytes())
+    roots = _package_dirs()
+    for path in answer_sources():
+        package = next(name for name, root in roots.items() if path.is_relative_to(root))
+        add(f"{package}/{path.relative_to(roots[package]).as_posix()}", path.read_bytes())
+    return digest.hexdigest()
+
+
+# -- the encoding -------------------------------------------------------------------------
+
+_PLAIN = frozenset({str, int, bool, type(None)})   # JSON brings these back as they were
+
+
+def encode(value):
+    """``value`` as plain JSON data that ``decode`` turns back into an equal value of the same
+    types; raises ``Unencodable`` for what it cannot."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
+    if kind is list:
+        if _PLAIN.issuperset(map(type, value)):   # most lists: node names (quick, in C)
+            return value
+        return [encode(item) for item in value]
+    if kind is tuple:
+        return {"$": "tuple", "v": [encode(item) for item in value]}
+    if kind is dict:
+        if "$" not in value and {str}.issuperset(map(type, value)):
+            if _PLAIN.issuperset(map(type, value.values())):
+                return value
+            return {key: encode(item) for key, item in value.items()}
+        return {"$": "dict", "v": [[encode(key), encode(item)] for key, item in value.items()]}
+    raise Unencodable(f"cannot store a {kind.__module__}.{kind.__qualname__} exactly")
+
+
+_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def _decode_object(pairs: dict):
+    """json's object hook: objects come inside out, so tagged values inside are decoded."""
+    if "$" not in pairs:
+        return pairs
+    if pairs.keys() != {"$", "v"}:
+        raise ValueError("a tagged value has keys other than '$' and 'v'")
+    tag, body = pairs["$"], pairs["v"]
+    if tag == "float" and type(body) is str and body in _NON_FINITE:
+        return _NON_FINITE[body]
+    if tag == "tuple" and type(body) is list:
+        return tuple(body)
+    if tag == "dict" and type(body) is list and all(type(pair) is list and len(pair) == 2
+                                                    for pair in body):
+        return {key: item for key, item in body}   # an unhashable key raises TypeError
+    raise ValueError(f"unknown tagged value {tag!r}")
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode(text: str | bytes):
+    return json.loads(text, object_hook=_decode_object, parse_constant=_refuse_constant)
+
+
+def dumps(value) -> str:
+    return json.dumps(encode(value), ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":"))
+
+
+# -- the file -----------------------------------------------------------------------------
+
+class AnswerCache:
+    """The cache file of one key: ``load`` what is there, ``save`` what is known."""
+
+    def __init__(self, folder: Path, key: str):
+        self.folder, self.key = Path(folder), key
+        self.path = self.folder / f"{PREFIX}{key}{SUFFIX}"
+
+    @staticmethod
+    def digest(call_key: str) -> str:
+        """What an answer is filed under: its call's key can be long (random trees)."""
+        return hashlib.sha256(call_key.encode()).hexdigest()
+
+    @classmethod
+    def for_course(cls, course) -> "AnswerCache | None":
+        """The course's cache, or None when it is turned off or its key cannot be made."""
+        if not enabled():
+            return None
+        try:
+            return cls(cache_dir(), course_key(course))
+        except (OSError, ValueError):
+            return None
+
+    def load(self) -> dict[str, list]:
+        """Call digest -> answers, or {} when the file is absent or not to be trusted."""
+        try:
+            with open(self.path, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                if not _ours(info) or info.st_size > MAX_FILE_BYTES:
+                    return {}
+                header, _, payload = handle.read().partition(b"\n")
+            meta = json.loads(header, parse_constant=_refuse_constant)
+            if (type(meta) is not dict or meta.get("format") != FORMAT
+                    or meta.get("key") != self.key
+                    or meta.get("digest") != hashlib.sha256(payload).hexdigest()):
+                return {}
+            answers = decode(payload)
+        except (OSError, ValueError, TypeError, RecursionError, MemoryError):
+            return {}
+        if type(answers) is not dict or not all(
+                type(digest) is str and type(items) is list
+                and all(type(item) is dict for item in items)
+                for digest, items in answers.items()):
+            return {}
+        return answers
+
+    def save(self, answers: dict[str, list]) -> bool:
+        """Write ``answers`` (call digest -> answers) atomically; False if it could not be."""
+        try:
+            payload = dumps(answers).encode()
+        except (Unencodable, ValueError, RecursionError):
+            return False
+        header = json.dumps({"format": FORMAT, "key": self.key,
+                             "digest": hashlib.sha256(payload).hexdigest()}).encode()
+        temporary = None
+        try:
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not _ours(os.stat(self.folder)):
+                return False
+            handle, temporary = tempfile.mkstemp(prefix=f".{PREFIX}", dir=self.folder)
+            with os.fdopen(handle, "wb") as out:     # mkstemp: mode 0600
+                out.write(header + b"\n" + payload)
+            os.replace(temporary, self.path)
+            temporary = None
+            self._forget_old()
+            return True
+        except OSError:
+            return False
+        finally:
+            if temporary is not None:
+                try:
+                    os.unlink(temporary)
+                except OSError:
+                    pass
+
+    def _forget_old(self) -> None:
+        """Keep the newest ``KEEP_FILES`` cache files: every edit of a task file makes one."""
+        files = []
+        for path in self.folder.glob(f"{PREFIX}*{SUFFIX}"):
+            try:
+                files.append((path.stat().st_mtime, path))
+            except OSError:
+                pass
+        for _, path in sorted(files, reverse=True)[KEEP_FILES:]:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+
+def _ours(info: os.stat_result) -> bool:
+    """Ours and writable by nobody else: a file another user could have planted or changed
+    (a shared cache folder) is not trusted with answers that grades depend on."""
+    return (info.st_uid == os.geteuid()
+            and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+            and (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)))

@@ -1,0 +1,315 @@
+"""The answer cache: what it loads equals what the reference computes, in value and type; a
+file it cannot vouch for is ignored; its key follows every input of the answers; and
+grading never depends on it."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import math
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import grader.answers
+from grader import answer_cache
+from grader.answer_cache import AnswerCache, course_key, decode, dumps
+from grader.answers import AnswerBook
+from grader.batch import prepare
+from grader.cli import main
+from grader.tasks import TaskFileError, load_course
+
+from conftest import DATA, ROOT
+
+
+@pytest.fixture(autouse=True)
+def cache_folder(tmp_path, monkeypatch):
+    """Every test here gets a cache folder of its own."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(folder))
+    monkeypatch.delenv("GRADER_NO_CACHE", raising=False)
+    return folder
+
+
+def same_in_type_and_value(loaded, computed, where="answer"):
+    """Equal, and of exactly the same type at every level (dict keys included)."""
+    assert type(loaded) is type(computed), f"{where}: {type(loaded)} != {type(computed)}"
+    if isinstance(computed, float) and math.isnan(computed):
+        assert math.isnan(loaded), where
+        return
+    if isinstance(computed, dict):
+        assert list(loaded) == list(computed), f"{where}: keys or their order differ"
+        for (key, value), (computed_key, computed_value) in zip(loaded.items(), computed.items()):
+            same_in_type_and_value(key, computed_key, f"{where} key {computed_key!r}")
+            same_in_type_and_value(value, computed_value, f"{where}[{computed_key!r}]")
+        return
+    if isinstance(computed, (list, tuple)):
+        assert len(loaded) == len(computed), f"{where}: length"
+        for index, (item, computed_item) in enumerate(zip(loaded, computed)):
+            same_in_type_and_value(item, computed_item, f"{where}[{index}]")
+        return
+    assert loaded == computed, where
+
+
+def every_course(tmp_path) -> list:
+    """The bundled course, every task file under tests/ that is one, and the Pacman trees
+    imported with ``grader import-trees``."""
+    courses = [load_course(ROOT / "tasks")]
+    for file in sorted(DATA.rglob("*.yaml")):
+        try:
+            courses.append(load_course(file))
+        except TaskFileError:
+            continue   # the malformed ones of tests/data/bad, and the stand-ins' name list
+    imported = tmp_path / "imported.yaml"
+    assert main(["import-trees", str(DATA / "pacman-trees"), "--out", str(imported)]) == 0
+    courses.append(load_course(imported))
+    return courses
+
+
+def test_every_loaded_answer_equals_the_computed_one_in_type_and_value(tmp_path, monkeypatch):
+    courses = every_course(tmp_path)
+    assert len(courses) >= 9
+    computed = {}
+    for course in courses:
+        plan, book = prepare(course, answers=AnswerBook.for_course(course))
+        computed[course.files] = (plan, {call.key(): book[call] for call in plan.calls})
+
+    def no_computing(call):
+        raise AssertionError(f"computed although cached: {call.function}")
+    monkeypatch.setattr(grader.answers, "answer_call", no_computing)
+    for course in courses:
+        plan, answers = computed[course.files]
+        book = AnswerBook.for_course(course)
+        for call in plan.calls:
+            same_in_type_and_value(book[call], answers[call.key()], f"{course.files} {call.function}")
+
+
+def test_the_encoding_keeps_what_json_cannot_say():
+    value = {"tuple": (1, "a", (2.5, None)), "int keys": {1: "one", -2: [3]},
+             "tuple keys": {("A", 1): True}, "$": "a dollar key", "floats": [1.0, -0.0, 1e300],
+             "non-finite": [math.inf, -math.inf, math.nan], "ints": [1, 10**18, -7],
+             "nested": [[{"$": {"v": ()}}]], "empty": [{}, [], ()], "text": "ä\n\"$\""}
+    same_in_type_and_value(decode(dumps(value)), value)
+
+
+@pytest.mark.parametrize("value", [{"a set": {1, 2}}, [type("Tagged", (str,), {})("A")],
+                                   {"bytes": b"x"}])
+def test_a_value_it_cannot_bring_back_exactly_is_not_stored(cache_folder, value):
+    cache = AnswerCache(cache_folder, "k" * 64)
+    assert cache.save({"digest": [{"value": value}]}) is False
+    assert not cache.path.exists()
+
+
+@pytest.mark.parametrize("text", ['{"$": "tuple"}', '{"$": "tuple", "v": 1}',
+                                  '{"$": "float", "v": "1e999"}', '{"$": "code", "v": "x"}',
+                                  '{"$": "dict", "v": [[[1], 2]]}', '[NaN]', '[Infinity]',
+                                  '{"$": "dict", "v": [[1, 2, 3]]}'])
+def test_malformed_tagged_values_are_refused(text):
+    with pytest.raises((ValueError, TypeError)):
+        decode(text)
+
+
+def saved_cache(course) -> AnswerCache:
+    prepare(course, only_visible=True, answers=AnswerBook.for_course(course))
+    cache = AnswerCache.for_course(course)
+    assert cache.path.exists() and cache.load()
+    return cache
+
+
+def replace_header(field, value):
+    def edit(data: bytes) -> bytes:
+        header, _, payload = data.partition(b"\n")
+        meta = json.loads(header)
+        meta[field] = value
+        return json.dumps(meta).encode() + b"\n" + payload
+    return edit
+
+
+def edit_answer(data: bytes) -> bytes:
+    """A value changed by hand, the digest left as it was."""
+    header, _, payload = data.partition(b"\n")
+    payload = re.sub(rb'"value":(-?\d+)', lambda m: b'"value":%d' % (int(m[1]) + 1), payload,
+                     count=1)
+    return header + b"\n" + payload
+
+
+SPOILED = {
+    "truncated": lambda data: data[:len(data) // 2],
+    "garbage": lambda data: b"\x00\xff not json",
+    "empty": lambda data: b"",
+    "header only": lambda data: data.partition(b"\n")[0],
+    "older format": replace_header("format", "gametree-grader answers 0"),
+    "hash edited by hand": replace_header("key", "0" * 64),
+    "digest edited by hand": replace_header("digest", "0" * 64),
+    "answer edited by hand": edit_answer,
+}
+
+
+@pytest.mark.parametrize("spoil", SPOILED.values(), ids=SPOILED.keys())
+def test_a_spoiled_cache_file_is_ignored_and_the_answers_computed_again(course, spoil):
+    cache = saved_cache(course)
+    good = cache.path.read_bytes()
+    spoiled = spoil(good)
+    assert spoiled != good
+    cache.path.write_bytes(spoiled)
+    assert cache.load() == {}
+    plan, book = prepare(course, only_visible=True, answers=AnswerBook.for_course(course))
+    fresh_plan, fresh = prepare(course, only_visible=True)
+    for call in plan.calls:
+        same_in_type_and_value(book[call], fresh[call])
+    assert cache.load(), "the recomputed answers were stored again"
+
+
+def test_a_wrong_shape_with_a_matching_digest_is_ignored(course):
+    cache = saved_cache(course)
+    payload = b'{"abc": [1, 2]}'
+    header = json.dumps({"format": answer_cache.FORMAT, "key": cache.key,
+                         "digest": hashlib.sha256(payload).hexdigest()})
+    cache.path.write_bytes(header.encode() + b"\n" + payload)
+    assert cache.load() == {}
+
+
+def test_a_file_others_may_write_is_not_trusted(course):
+    cache = saved_cache(course)
+    assert cache.path.stat().st_mode & 0o777 == 0o600
+    cache.path.chmod(0o620)
+    assert cache.load() == {}
+
+
+def test_the_key_follows_the_task_files(tmp_path):
+    copy = tmp_path / "blatt3.yaml"
+    shutil.copyfile(ROOT / "tasks" / "blatt3.yaml", copy)
+    before = course_key(load_course(copy))
+    copy.write_text(copy.read_text() + "\n# a comment changes no answer, but the file\n")
+    assert course_key(load_course(copy)) != before
+
+
+def copied_sources(tmp_path, monkeypatch) -> dict:
+    roots = {name: tmp_path / "src" / name for name in answer_cache.PACKAGES}
+    shutil.copytree(ROOT / "grader", roots["grader"],
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "reference", roots["reference"],
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(answer_cache, "_package_dirs", lambda: roots)
+    return roots
+
+
+@pytest.mark.parametrize("source, changes_the_key", [
+    ("reference/search.py", True), ("reference/evaluation.py", True),
+    ("grader/answers.py", True), ("grader/games/tree.py", True),
+    ("grader/randomtrees.py", True), ("grader/calls.py", True),
+    ("grader/report/writers.py", False), ("grader/cli.py", False),
+])
+def test_the_key_follows_the_sources_the_answers_are_computed_with(
+        tmp_path, monkeypatch, course, source, changes_the_key):
+    roots = copied_sources(tmp_path, monkeypatch)
+    before = course_key(course)
+    package, _, rest = source.partition("/")
+    path = roots[package] / rest
+    path.write_text(path.read_text() + "\n# edited\n")
+    assert (course_key(course) != before) is changes_the_key
+
+
+def test_the_key_follows_the_python_version(course, monkeypatch):
+    before = course_key(course)
+    monkeypatch.setattr(answer_cache.sys, "version", "3.99.0 (a different build)")
+    assert course_key(course) != before
+
+
+def imports_by_ast(path: Path, module: str) -> set[str]:
+    """The slow, exact way: every import statement of the parsed source."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - (node.level - 1)] \
+                if node.level else []
+            origin = ".".join(base + ([node.module] if node.module else []))
+            names.add(origin)
+            names.update(f"{origin}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_the_textual_import_scan_finds_what_the_parser_finds():
+    roots = answer_cache._package_dirs()
+    for path in answer_cache.answer_sources():
+        package = "grader" if path.is_relative_to(roots["grader"]) else "reference"
+        parts = path.relative_to(roots[package]).with_suffix("").parts
+        module = ".".join((package, *(parts[:-1] if parts[-1] == "__init__" else parts)))
+        found = answer_cache._imported_names(path.read_text(), module,
+                                             path.name == "__init__.py")
+        assert imports_by_ast(path, module) <= found, path
+
+
+def test_the_answer_sources_are_those_grader_answers_imports():
+    roots = answer_cache._package_dirs()
+    sources = {p.relative_to(roots["grader"].parent).as_posix()
+               for p in answer_cache.answer_sources()}
+    assert {"grader/answers.py", "grader/games/tree.py", "grader/calls.py",
+            "reference/search.py", "reference/evaluation.py"} <= sources
+    assert "grader/cli.py" not in sources and "grader/report/writers.py" not in sources
+
+
+def test_an_unwritable_cache_folder_is_skipped_in_silence(tmp_path, monkeypatch, course):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(blocker / "cache"))
+    plan, book = prepare(course, only_visible=True, answers=AnswerBook.for_course(course))
+    assert book[plan.calls[0]]
+    assert not (blocker / "cache").exists()
+
+
+def test_the_cache_can_be_turned_off(course, cache_folder, monkeypatch):
+    monkeypatch.setenv("GRADER_NO_CACHE", "1")
+    prepare(course, only_visible=True, answers=AnswerBook.for_course(course))
+    assert not cache_folder.exists()
+
+
+def test_without_a_cache_folder_set_it_goes_to_the_xdg_cache(tmp_path, monkeypatch):
+    monkeypatch.delenv("GRADER_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert answer_cache.cache_dir() == tmp_path / "xdg" / "gametree-grader"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert answer_cache.cache_dir() == tmp_path / "home" / ".cache" / "gametree-grader"
+
+
+@pytest.mark.parametrize("student", ["korrekt", "strikter-schnitt"])
+def test_check_says_the_same_with_and_without_the_cache(tmp_path, capsys, cache_folder,
+                                                        student):
+    def check(*options):
+        status = main(["check", str(ROOT / "submissions" / student), "--tasks",
+                       str(ROOT / "tasks"), "--out", str(tmp_path / "out"), *options])
+        feedback = re.sub(r"\d+\.\d+ s\b", "(time) s",   # how long it ran differs
+                          (tmp_path / "out" / student / "feedback.md").read_text())
+        return status, capsys.readouterr().out, feedback
+    uncached = check("--no-cache")
+    assert not cache_folder.exists(), "--no-cache stores nothing"
+    cold = check()
+    assert list(cache_folder.iterdir()), "the first check stored its answers"
+    warm = check()
+    assert uncached == cold == warm
+
+
+def test_the_sandbox_mounts_no_folder_that_holds_the_cache(tmp_path, monkeypatch):
+    """The hidden checks' answers are in the cache after ``grader grade``: no folder the
+    bubblewrap child is shown may hold it (the default place, and the one set here)."""
+    from grader.sandbox.isolation import ResourceLimits, command
+    stage, submission = tmp_path / "stage", tmp_path / "submission"
+    argv = command("bubblewrap", stage, stage / "child.py", submission, 3, 4,
+                   ResourceLimits(), None)
+    shown = [Path(argv[index + 1]).resolve() for index, flag in enumerate(argv)
+             if flag in ("--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try")]
+    assert shown, "the command binds the system and the submission"
+    places = [answer_cache.cache_dir()]
+    monkeypatch.delenv("GRADER_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    places.append(answer_cache.cache_dir())
+    for place in places:
+        place = place.resolve()
+        assert not [folder for folder in shown if place.is_relative_to(folder)], place
