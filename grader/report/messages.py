@@ -77,7 +77,8 @@ class Catalogue:
 @lru_cache(maxsize=None)
 def _entries(language: str) -> dict:
     with open(MESSAGES_DIR / f"{language}.yaml", encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        # libyaml's parser where PyYAML was built with it: a self-check reads both catalogues
+        return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def format_number(value) -> str:

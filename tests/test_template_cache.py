@@ -1,0 +1,56 @@
+"""Compiled report templates kept in the cache folder: read back only when they are ours and
+nobody else could have written them (a compiled template is code)."""
+
+import os
+import re
+import subprocess
+import sys
+
+import jinja2
+
+from grader.report.writers import _OwnBytecodeCache
+
+from conftest import ROOT
+
+
+def cached_bucket(folder):
+    cache = _OwnBytecodeCache(str(folder))
+    environment = jinja2.Environment()
+    source = "{{ 1 + 1 }}"
+    bucket = cache.get_bucket(environment, "t.j2", None, source)
+    bucket.code = environment.compile(source, "t.j2", "t.j2")
+    cache.set_bucket(bucket)
+    path = folder / (cache.pattern % bucket.key)
+    return cache, environment, source, path
+
+
+def test_a_compiled_template_of_ours_is_read_back(tmp_path):
+    cache, environment, source, path = cached_bucket(tmp_path)
+    os.chmod(path, 0o600)
+    assert cache.get_bucket(environment, "t.j2", None, source).code is not None
+
+
+def test_a_compiled_template_others_could_write_is_not_read(tmp_path):
+    cache, environment, source, path = cached_bucket(tmp_path)
+    os.chmod(path, 0o666)
+    assert cache.get_bucket(environment, "t.j2", None, source).code is None
+    # A link in its place is not followed, even to a file of ours.
+    os.chmod(path, 0o600)
+    os.rename(path, tmp_path / "real")
+    os.symlink(tmp_path / "real", path)
+    assert cache.get_bucket(environment, "t.j2", None, source).code is None
+
+
+def test_the_pages_are_the_same_compiled_afresh_or_read_from_the_cache(tmp_path):
+    """Two self-checks, the first filling the template cache, the second reading it."""
+    pages = []
+    for run in range(2):
+        out = tmp_path / f"out-{run}"
+        subprocess.run([sys.executable, "-m", "grader.cli", "check", "submissions/korrekt",
+                        "--out", str(out), "--sandbox", "process"], cwd=ROOT, check=True,
+                       capture_output=True, env={**os.environ,
+                                                 "GRADER_CACHE_DIR": str(tmp_path / "cache")})
+        pages.append([re.sub(r"[0-9]+\.[0-9]+ s", "_ s", (out / "korrekt" / name).read_text())
+                      for name in ("feedback.md", "feedback.html")])
+    assert list((tmp_path / "cache" / "templates").iterdir())
+    assert pages[0] == pages[1]
