@@ -88,12 +88,20 @@ def test_a_log_is_required_wherever_the_game_is_recorded():
     assert observe(call, reply).status == "protocol"
 
 
-def test_a_request_encoded_once_goes_out_as_the_same_line_as_its_dict():
-    # The plan's calls are encoded once and reused for every submission: the line the child
-    # reads must not depend on which form the parent held.
+def test_a_request_encoded_once_goes_out_as_the_same_request_as_its_dict():
+    # The plan's calls are encoded once and reused for every submission: what the child
+    # reads must not depend on which form the parent held (the same JSON, keys in order).
+    from grader.calls import canonical
     from grader.sandbox.launcher import _with_id
-    call = Call("minimax", "alphabeta", "game", ('{"kind":"tree","root":"A"}',), args=(2,))
-    assert _with_id(call.request_text(), "0f1e") == _with_id(call.request(), "0f1e")
-    assert json.loads(_with_id(call.request_text(), "0f1e"))["id"] == "0f1e"
+    items = (canonical({"kind": "tree", "root": "A", "nodes": {"A": {"value": 1.5}}}),
+             canonical({"kind": "tree", "root": "B\u00e4\"", "nodes": {}}))
+    for call in (Call("minimax", "alphabeta", "game", items, args=(2,)),
+                 Call("bewertung", "evaluate", "plain", (canonical([[1, 2], "X"]),)),
+                 Call("m", "f", "game", ())):
+        lines = [_with_id(form, "0f1e") for form in (call.request_text(), call.request())]
+        assert all(line.endswith("}\n") and line.count("\n") == 1 for line in lines)
+        parsed = [json.loads(line, object_pairs_hook=list) for line in lines]
+        assert parsed[0] == parsed[1]
+        assert json.loads(lines[0])["id"] == "0f1e"
     with pytest.raises(ValueError):
         _with_id("[]", "0f1e")
