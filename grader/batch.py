@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .answers import AnswerBook
 from .checks import Verdict
-from .grading import Plan, SubmissionResult
+from .grading import SubmissionResult, budget_of, prepare  # noqa: F401 - the batch's API
 from .notes import Note
 from .report.messages import Catalogue
 from .report.writers import (render_student, write_atomically, write_batch, write_files,
@@ -41,23 +41,6 @@ class BatchOutcome:
     results: list
     interrupted: bool = False
     export_errors: list = field(default_factory=list)   # exports that could not be written
-
-
-def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
-            answers: AnswerBook | None = None) -> tuple[Plan, AnswerBook]:
-    """The plan of calls and all reference answers, computed once for the whole batch
-    (``answers``: a book already filled, e.g. while the pins were verified, or one backed by
-    the answer cache, which then keeps what was computed for the next run)."""
-    plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
-    answers = answers if answers is not None else AnswerBook()
-    for call in plan.calls:
-        answers[call]
-    answers.save()
-    return plan, answers
-
-
-def budget_of(course) -> float:
-    return max((task.limits.submission_seconds for task in course.tasks), default=60.0)
 
 
 def save_state(out: Path, result: SubmissionResult, hashes: dict | None) -> None:

@@ -342,7 +342,7 @@ def _grade(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .batch import budget_of, prepare
+    from .grading import budget_of, prepare
     from .grading import grade_submission
     from .report.views import student_view
     from .sandbox.launcher import stage_runner
@@ -457,7 +457,7 @@ def solutions(course, answers) -> list[dict]:
 
 
 def cmd_solve(args) -> int:
-    from .batch import prepare
+    from .grading import prepare
     err = _console(stderr=True)
     course = _load(args.path, err)
     if course is None:
@@ -482,7 +482,7 @@ def cmd_solve(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from .batch import prepare
+    from .grading import prepare
     err = _console(stderr=True)
     course = _load(args.path, err)
     if course is None:

@@ -62,6 +62,23 @@ class Plan:
         return check.visibility == "visible"
 
 
+def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
+            answers: AnswerBook | None = None) -> tuple[Plan, AnswerBook]:
+    """The plan of calls and all reference answers, computed once for the whole batch
+    (``answers``: a book already filled, e.g. while the pins were verified, or one backed by
+    the answer cache, which then keeps what was computed for the next run)."""
+    plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
+    answers = answers if answers is not None else AnswerBook()
+    for call in plan.calls:
+        answers[call]
+    answers.save()
+    return plan, answers
+
+
+def budget_of(course) -> float:
+    return max((task.limits.submission_seconds for task in course.tasks), default=60.0)
+
+
 @dataclass
 class SubmissionResult:
     student: str
