@@ -318,3 +318,38 @@ def test_a_wrong_or_unreachable_address_is_named_and_nothing_is_graded(address, 
     message = capsys.readouterr().err
     assert f"--cluster {address}: no Dask scheduler can be reached" in message
     assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_keeps_its_graders_for_the_batch_and_drops_forgotten_ones(
+        monkeypatch, course, prepared):
+    """In this process, as a worker would: a batch's grader is kept between submissions and
+    removed with its folder when the batch ends, and one whose batch process vanished
+    without ending it goes once it has idled long enough."""
+    from grader.submissions import Submission, content_hash
+    from grader.worker import TEMP_PREFIX, Context
+    plan, answers = prepared
+    context = Context(course, plan, answers, "process", 60.0, "en", "hash")
+    korrekt = ROOT / "submissions" / "korrekt"
+
+    def grade_for(batch):
+        return cluster_module.grade_on_worker(
+            batch, context, Submission("korrekt", "korrekt", korrekt, "folder"), None,
+            cluster_module.bundle(korrekt), None, ())
+
+    def folders():
+        return sorted(Path(cluster_module.tempfile.gettempdir()).glob(
+            f"{TEMP_PREFIX}{os.getpid()}-*"))
+    before = folders()
+    outcome = grade_for("vanished")
+    assert outcome.kind == "graded" and outcome.result.score == 60
+    state = json.loads(outcome.files[".grading.json"])
+    assert state["hashes"]["submission"] == content_hash(korrekt)
+    kept = [f for f in folders() if f not in before]
+    assert len(kept) == 1 and kept[0].is_dir()
+    monkeypatch.setattr(cluster_module, "IDLE_SECONDS", 0)
+    assert grade_for("current").kind == "graded"
+    assert not kept[0].exists()            # the vanished batch's grader is gone
+    assert len([f for f in folders() if f not in before]) == 1
+    cluster_module.end_on_worker("current")
+    assert [f for f in folders() if f not in before] == []
+    assert grade_for("current").kind == "interrupted"   # an ended batch grades no more
