@@ -113,10 +113,12 @@ def _alive(pid: int) -> bool:
 def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                 progress=None, level: str = "process", resume: bool = False,
                 withhold_hidden: bool = False, answers: AnswerBook | None = None,
-                shard: Shard | None = None) -> BatchOutcome:
+                shard: Shard | None = None, cluster: str | None = None) -> BatchOutcome:
     """Grade every submission in ``root`` (with ``shard``: only that shard's, chosen from the
     whole listing so that ids and notes are a single run's) with ``jobs`` worker processes
-    (``grader.worker``); write each one's reports as it arrives, then the batch's exports."""
+    (``grader.worker``), or on the Dask cluster whose scheduler is at ``cluster``
+    (``grader.cluster``; raises its ClusterError when it cannot be used, before anything is
+    written); write each one's reports as it arrives, then the batch's exports."""
     started = time.monotonic()
     remove_stale_cgroups()
     remove_stale_temporaries()
@@ -159,7 +161,11 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
         return None
 
     jobs_list = [(s, previous_hashes(out, s.student) if resume else None) for s in submissions]
-    pool = WorkerPool(context, min(max(1, jobs), max(1, len(submissions))))
+    if cluster:
+        from .cluster import ClusterPool
+        pool = ClusterPool(context, cluster)
+    else:
+        pool = WorkerPool(context, min(max(1, jobs), max(1, len(submissions))))
     try:
         pool.run(jobs_list, receive)
         pool.close()
@@ -172,7 +178,8 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
         raise
     errors = write_batch(out, results, course, catalogue,
                          {"isolation": level, "seconds": time.monotonic() - started,
-                          "jobs": jobs, "python": sys.version.split()[0],
+                          "jobs": getattr(pool, "concurrency", jobs),
+                          "python": sys.version.split()[0],
                           "interrupted": interrupted, "total": len(submissions),
                           "tasks": context.course_hash,
                           "shard": shard.record(listed, submissions) if shard else None})

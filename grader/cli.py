@@ -74,7 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="folder with one sub-folder per student [submissions]")
     grade.add_argument("--out", default="reports", help="where reports go [reports]")
     grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                       help="submissions graded at once [number of cores]")
+                       help="submissions graded at once [number of cores]; ignored with "
+                       "--cluster")
+    grade.add_argument("--cluster", metavar="ADDRESS", help="grade on the Dask cluster whose "
+                       "scheduler is at ADDRESS (e.g. tcp://scheduler:8786), each worker in "
+                       "its own sandbox; needs pip install -e '.[cluster]'")
     grade.add_argument("--lang", choices=("de", "en"), help="language of the feedback "
                        "[the course's]")
     grade.add_argument("--sandbox", choices=("auto", "bubblewrap", "container", "process"),
@@ -249,12 +253,17 @@ def _pins_hold(course, answers, err: Console) -> bool:
 
 def cmd_grade(args) -> int:
     """Grade a batch; SIGINT and SIGTERM stop it (exit 130) with what was graded written."""
+    from .cluster import ClusterError
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         return _grade(args)
     except KeyboardInterrupt:
         _console(stderr=True).print("Interrupted.", markup=False)
         return EXIT_INTERRUPTED
+    except ClusterError as error:   # --cluster: Dask missing, scheduler unreachable
+        _console(stderr=True).print(f"{error}; nothing was graded.", markup=False,
+                                    highlight=False)
+        return EXIT_BAD_INPUT
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -314,12 +323,14 @@ def _grade(args) -> int:
                 bar.update(job, completed=done, description=terminal_text(result.student))
                 bar.refresh()
             outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                                  args.resume, False, answers, args.shard)
+                                  args.resume, False, answers, args.shard,
+                                  args.cluster)
     else:
         def progress(result, done, total):
             err.print(line(result, done, total), markup=False, highlight=False)
         outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
-                              args.resume, False, answers, args.shard)
+                              args.resume, False, answers, args.shard,
+                              args.cluster)
     results = outcome.results
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)

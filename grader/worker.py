@@ -40,7 +40,7 @@ from .report.messages import Catalogue
 from .report.writers import render_student
 from .sandbox import chroot, isolation, launcher
 from .sandbox.launcher import Interrupted, StagedRunner
-from .submissions import Submission, content_hash, stage
+from .submissions import Staged, Submission, content_hash, stage
 
 STATE_FILE = ".grading.json"
 TEMP_PREFIX = "grader-batch-"
@@ -87,6 +87,13 @@ def state_json(result: SubmissionResult, hashes: dict | None) -> str:
     return json.dumps(state, default=list)
 
 
+def staged_hashes(context: Context, staged: Staged) -> dict:
+    """What a graded result depends on (``--resume`` grades again when any of it changed):
+    the same whichever process or machine staged the copy."""
+    return {"tasks": context.course_hash, "submission": content_hash(staged.folder),
+            "problem": staged.problem, "withheld": context.withhold_hidden}
+
+
 def internal_error_result(submission: Submission, course, error: BaseException,
                           level: str, notes=()) -> SubmissionResult:
     """The result of a submission the grader failed on: every check unscored, the cause
@@ -119,21 +126,28 @@ class SubmissionGrader:
     def close(self) -> None:
         shutil.rmtree(self.temporary, ignore_errors=True)
 
-    def grade(self, submission: Submission, previous: dict | None = None) -> Outcome:
+    def staging_folder(self, submission: Submission) -> Path:
+        """Where ``submission``'s private copy goes (removed once it is graded)."""
+        return self.temporary / "staged" / submission.student
+
+    def grade(self, submission: Submission, previous: dict | None = None,
+              staged: Staged | None = None) -> Outcome:
         """Grade ``submission``; ``previous``: the hashes it was graded with before, if any
-        (when they still hold, it is not graded again)."""
+        (when they still hold, it is not graded again).  ``staged``: a copy staged elsewhere
+        (a cluster worker gets the copy its batch process staged, unpacked into
+        ``staging_folder``), hashed and graded exactly as a copy staged here would be."""
         context = self.context
         notes = list(submission.notes)
-        into = self.temporary / "staged" / submission.student
+        into = staged.folder if staged is not None else self.staging_folder(submission)
         hashes = None
         try:
-            staged = stage(submission, into)
+            if staged is None:
+                staged = stage(submission, into)
             notes += staged.notes
             findings = forgery.scan(staged.folder)
             if findings:
                 notes.append(Note("forgery", {"findings": forgery.findings_json(findings)}))
-            hashes = {"tasks": context.course_hash, "submission": content_hash(staged.folder),
-                      "problem": staged.problem, "withheld": context.withhold_hidden}
+            hashes = staged_hashes(context, staged)
             if previous is not None and previous == hashes:
                 return Outcome(submission.student, "unchanged", hashes=hashes)
             result = grade_submission(context.plan, context.answers, self.runner.intact(),
