@@ -17,10 +17,12 @@ from /proc while it runs).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +39,7 @@ from test_mistakes import MULTI_PLAYER, NEEDS_STRICT_PRUNING, write_mistaken_stu
 SHARES = (("correct", 0.70), ("mistake", 0.20), ("hanging", 0.05), ("broken", 0.05))
 
 
-def build_class(folder: Path, students: int, seed: int) -> dict:
+def build_class(folder: Path, students: int, seed: int) -> tuple[dict, dict]:
     rng = random.Random(seed)
     correct = [ROOT / "submissions" / "korrekt"] + sorted(
         p for p in (ROOT / "tests" / "data" / "styles").iterdir() if p.is_dir())
@@ -51,9 +53,11 @@ def build_class(folder: Path, students: int, seed: int) -> dict:
     kinds = (kinds + ["correct"] * students)[:students]
     rng.shuffle(kinds)
     counts: dict = {}
+    kind_of: dict = {}
     for index, kind in enumerate(kinds):
         target = folder / f"student-{index:04d}"
         counts[kind] = counts.get(kind, 0) + 1
+        kind_of[target.name] = kind
         if kind == "correct":
             shutil.copytree(rng.choice(correct), target)
         elif kind == "mistake":
@@ -64,7 +68,7 @@ def build_class(folder: Path, students: int, seed: int) -> dict:
             shutil.copytree(ROOT / "submissions" / "syntaxfehler", target)
         else:
             target.mkdir()   # handed in nothing
-    return counts
+    return counts, kind_of
 
 
 def machine_busy() -> float:
@@ -95,7 +99,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-class-") as scratch:
         scratch = Path(scratch)
-        counts = build_class(scratch / "class", args.students, args.seed)
+        counts, kind_of = build_class(scratch / "class", args.students, args.seed)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         busy = machine_busy()
         started = time.perf_counter()
@@ -113,7 +117,12 @@ def main() -> None:
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         busy = machine_busy() - busy
-        graded = len(list((scratch / "out").glob("*/results.json")))
+        seconds: dict = {}
+        for results in (scratch / "out").glob("*/results.json"):
+            kind = kind_of.get(results.parent.name, "?")
+            seconds.setdefault(kind, []).append(
+                json.loads(results.read_text())["execution_time"])
+        graded = sum(len(times) for times in seconds.values())
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     print(f"class of {args.students} (seed {args.seed}): "
           + ", ".join(f"{counts.get(kind, 0)} {kind}" for kind, _ in SHARES))
@@ -122,6 +131,13 @@ def main() -> None:
           f"core-seconds per submission {busy / args.students:.3f} (machine) / "
           f"{cpu / args.students:.3f} (rusage), "
           f"parent peak {peak[0] / 2**20:.0f} MB")
+    total = sum(sum(times) for times in seconds.values()) or 1.0
+    print("grading time per submission (results.json execution_time, in its worker):")
+    for kind, _ in SHARES:
+        times = seconds.get(kind, [])
+        if times:
+            print(f"  {kind:8s} median {statistics.median(times):.2f} s, "
+                  f"{sum(times) / total:.0%} of all grading time")
 
 
 if __name__ == "__main__":
