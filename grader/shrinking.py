@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 
-# Hypothesis is thread-safe since 6.136, so submissions graded at once shrink at once: one
-# slow student's counterexample never waits for another's.
+# Hypothesis is thread-safe since 6.136, so submissions graded at once in threads of one
+# process (a Dask worker's) shrink at once; a local batch shrinks in its worker processes.
 SMALL = st.integers(-4, 4)
 VALUES = st.one_of(SMALL, st.integers(-10**9, 10**9))
 

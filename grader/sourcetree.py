@@ -1,4 +1,8 @@
-"""``ast.parse`` for a submission's source while other threads of the batch parse too.
+"""``ast.parse`` for a submission's source while other threads of the process parse too.
+
+A local batch grades in worker processes (one submission at a time each), but a Dask worker
+(``--cluster``) grades in several threads of one process, and so does anything that calls the
+grading functions from threads.
 
 CPython 3.11 keeps the AST constructor's recursion bookkeeping in the ``ast`` module's state,
 which all threads share.  When another thread builds a syntax tree at the same moment (another
