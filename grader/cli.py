@@ -175,16 +175,21 @@ def cmd_merge(args) -> int:
         return EXIT_BAD_INPUT
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
-    results, out = outcome.results, args.out
+    _closing_line(err, f"Merged {len(args.shards)} shard(s): {len(outcome.results)} "
+                       "submission(s)", outcome, course, args.out)
+    return EXIT_FAILED if outcome.export_errors else EXIT_OK
+
+
+def _closing_line(err, done: str, outcome, course, out) -> None:
+    """What a batch or a merge did: how many, the average, who needs a person, where."""
+    results = outcome.results
     attention = sum(1 for r in results if r.problem or r.notes)
     average = sum(r.score for r in results) / len(results) if results else 0.0
-    err.print(f"Merged {len(args.shards)} shard(s): {len(results)} submission(s); average "
-              f"{average:.1f}/{course.max_score:g}"
+    err.print(f"{done}; average {average:.1f}/{course.max_score:g}"
               + (f"; {attention} need a person (see {out}/summary.html#attention)"
                  if attention else "")
               + f". Reports: {out}/gradebook.csv, {out}/summary.html",
               markup=False, highlight=False)
-    return EXIT_FAILED if outcome.export_errors else EXIT_OK
 
 
 def cmd_import(args) -> int:
@@ -334,8 +339,6 @@ def _grade(args) -> int:
     results = outcome.results
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
-    attention = sum(1 for r in results if r.problem or r.notes)
-    average = sum(r.score for r in results) / len(results) if results else 0.0
     if outcome.interrupted:
         err.print(f"Interrupted: {len(results)} of {count} submission(s) graded and written; "
                   f"finish with the same command and --resume. Reports: {out}/summary.html",
@@ -343,12 +346,7 @@ def _grade(args) -> int:
         return EXIT_INTERRUPTED
     shard = (f" of shard {args.shard} ({len(listed)} in all; combine the shards with "
              f"grader merge)" if args.shard else "")
-    err.print(f"Graded {len(results)} submission(s){shard}; average "
-              f"{average:.1f}/{course.max_score:g}"
-              + (f"; {attention} need a person (see {out}/summary.html#attention)"
-                 if attention else "")
-              + f". Reports: {out}/gradebook.csv, {out}/summary.html",
-              markup=False, highlight=False)
+    _closing_line(err, f"Graded {len(results)} submission(s){shard}", outcome, course, out)
     return EXIT_FAILED if outcome.export_errors else EXIT_OK
 
 
