@@ -28,6 +28,7 @@ import signal
 import sys
 import tempfile
 import traceback
+from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -268,11 +269,17 @@ class _Worker:
                                    daemon=True, name="grader-worker")
         self.process.start()
         theirs.close()
-        self.job = None      # (submission, previous) it holds
+        self.jobs: deque = deque()   # (submission, previous) pairs sent: the first is graded
+        self.ended_itself = False    # it reported being stopped, and then ends
 
     def give(self, job) -> None:
-        self.job = job
         self.connection.send(job)
+        self.jobs.append(job)
+
+
+# Jobs sent to a worker ahead of its results: the next is waiting in its pipe when it sends
+# one, so it never idles while the batch process writes that one's files.
+AHEAD = 2
 
 
 class WorkerPool:
@@ -290,37 +297,55 @@ class WorkerPool:
     def run(self, jobs: list, receive) -> None:
         """Grade ``jobs`` ((submission, previous hashes) pairs); ``receive(outcome, job)``
         may return a job to queue again."""
-        queue = list(reversed(jobs))
-        idle = list(self.workers)
-        busy: list[_Worker] = []
-        while queue or busy:
-            while queue and idle:
-                worker = idle.pop()
-                try:
-                    worker.give(queue[-1])
-                except (BrokenPipeError, OSError):
-                    idle.append(self._replace(worker))
-                    continue
-                queue.pop()
-                busy.append(worker)
+        queue = deque(jobs)
+        stopped: dict[str, int] = {}    # student -> times a worker was stopped grading it
+        while queue or any(w.jobs for w in self.workers):
+            # The least loaded first, so that a batch's jobs spread over all workers.
+            for worker in sorted(self.workers, key=lambda w: len(w.jobs)):
+                while queue and len(worker.jobs) < AHEAD:
+                    try:
+                        worker.give(queue[0])
+                    except (BrokenPipeError, OSError):
+                        break   # it died: found below by its sentinel
+                    queue.popleft()
+            busy = [w for w in self.workers if w.jobs or not w.process.is_alive()]
             ready = wait([w.connection for w in busy] + [w.process.sentinel for w in busy],
                          timeout=1.0)
-            for worker in list(busy):
+            for worker in busy:
                 if worker.connection not in ready and worker.process.sentinel not in ready:
                     continue
-                job = worker.job
                 try:
                     outcome = worker.connection.recv()
                 except (EOFError, OSError):
                     worker.process.join(timeout=5)
-                    outcome = WorkerDied(f"the grading worker (pid {worker.process.pid}) "
-                                         f"ended with exit code {worker.process.exitcode} "
+                    held = list(worker.jobs)
+                    self._replace(worker)
+                    if worker.ended_itself:
+                        # It said so and ended after its last outcome: nothing it held started.
+                        queue.extendleft(reversed(held))
+                        continue
+                    # The first was being graded; the others never started: queued again.
+                    queue.extendleft(reversed(held[1:]))
+                    if held:
+                        again = receive(WorkerDied(
+                            f"the grading worker (pid {worker.process.pid}) ended with exit "
+                            f"code {worker.process.exitcode} while grading this submission"),
+                            held[0])
+                        if again is not None:
+                            queue.append(again)
+                    continue
+                job = worker.jobs.popleft()
+                if isinstance(outcome, Outcome) and outcome.kind == "interrupted":
+                    # Stopped from outside while the batch goes on (someone sent the worker
+                    # SIGTERM): graded again, and after a second time listed as the grader's
+                    # failure rather than left out of the batch.
+                    worker.ended_itself = True   # a worker ends after such an outcome
+                    stopped[outcome.student] = stopped.get(outcome.student, 0) + 1
+                    if stopped[outcome.student] < 2:
+                        queue.appendleft(job)
+                        continue
+                    outcome = WorkerDied("the grading worker was stopped twice from outside "
                                          "while grading this submission")
-                    busy.remove(worker)
-                    idle.append(self._replace(worker))
-                else:
-                    busy.remove(worker)
-                    idle.append(worker)
                 again = receive(outcome, job)
                 if again is not None:
                     queue.append(again)
@@ -349,10 +374,10 @@ class WorkerPool:
                 worker.process.terminate()
         for worker in self.workers:
             worker.process.join(10)
-            if receive is not None and worker.job is not None:
+            if receive is not None:
                 try:
-                    while worker.connection.poll():
-                        receive(worker.connection.recv(), worker.job)
+                    while worker.jobs and worker.connection.poll():
+                        receive(worker.connection.recv(), worker.jobs.popleft())
                 except (EOFError, OSError):
                     pass
             self._end(worker)

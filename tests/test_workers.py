@@ -83,3 +83,29 @@ def test_a_worker_that_dies_costs_only_the_submission_it_held(tmp_path, monkeypa
     assert results["syntaxfehler-0"]["score"] < results["korrekt-0"]["score"]
     # The replacement worker graded what came after; nothing of the dead one is left.
     assert not list(out.glob("**/grader-batch-*"))
+
+
+def test_a_worker_stopped_from_outside_has_its_submission_graded_again(tmp_path, monkeypatch):
+    submissions = batch(tmp_path, copies=1)
+    out, marker = tmp_path / "out", tmp_path / "stopped-once"
+    original = worker.grade_submission
+
+    def stopped_once(plan, answers, script, folder, *args, **kwargs):
+        # An operator sends one worker SIGTERM while it grades a submission, once.
+        if kwargs.get("student") == "korrekt-0" and not marker.exists():
+            marker.write_text("")
+            os.kill(os.getpid(), signal.SIGTERM)
+        return original(plan, answers, script, folder, *args, **kwargs)
+    monkeypatch.setattr(worker, "grade_submission", stopped_once)
+    status = main(["grade", "--tasks", str(TASKS), "--submissions", str(submissions),
+                   "--out", str(out), "--jobs", "1", "--allow-weak-sandbox"])
+    assert status == 0 and marker.exists()
+    results = {p.name: json.loads((p / "results.json").read_text())
+               for p in out.iterdir() if p.is_dir()}
+    # Every submission is in the batch, the stopped one graded in full by the next worker,
+    # and the one queued behind it in the stopped worker's pipe graded too.
+    assert sorted(results) == sorted(f"{name}-0" for name in STUDENTS)
+    assert results["korrekt-0"]["score"] == results["korrekt-0"]["extra_data"]["max_score"]
+    assert not any(r["extra_data"]["needs_person"] for name, r in results.items()
+                   if not name.startswith("syntaxfehler"))
+    assert "korrekt-0" in (out / "gradebook.csv").read_text()
