@@ -13,7 +13,6 @@ the summary marked "interrupted".
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -26,14 +25,13 @@ from .checks import Verdict
 from .grading import SubmissionResult, budget_of, prepare  # noqa: F401 - the batch's API
 from .notes import Note
 from .report.messages import Catalogue
-from .report.writers import (render_student, write_atomically, write_batch, write_files,
-                             write_student)
+from .report.writers import write_atomically, write_batch, write_files, write_student
 from .sandbox import launcher
-from .sandbox.isolation import remove_stale_cgroups
+from .sandbox.isolation import alive, remove_stale_cgroups
 from .shards import Shard
 from .submissions import Submission, find, tasks_hash
 from .worker import (STATE_FILE, TEMP_PREFIX, Context, Outcome, WorkerDied, WorkerPool,
-                     internal_error_result, state_json)
+                     internal_error_result, report_files, state_json)
 
 
 @dataclass
@@ -47,23 +45,26 @@ def save_state(out: Path, result: SubmissionResult, hashes: dict | None) -> None
     write_atomically(out / result.student / STATE_FILE, state_json(result, hashes))
 
 
-def previous_hashes(out: Path, student: str) -> dict | None:
-    """The hashes a submission was graded with before (``--resume``), if it was."""
+def read_state(out: Path, student: str) -> dict | None:
+    """A submission's state file as written by an earlier run; None if none can be read."""
     try:
         state = json.loads((out / student / STATE_FILE).read_text())
     except (OSError, ValueError, RecursionError):
         return None
-    return state.get("hashes") if isinstance(state, dict) else None
+    return state if isinstance(state, dict) else None
+
+
+def previous_hashes(out: Path, student: str) -> dict | None:
+    """The hashes a submission was graded with before (``--resume``), if it was."""
+    state = read_state(out, student)
+    return state.get("hashes") if state is not None else None
 
 
 def load_state(out: Path, student: str, hashes: dict, course) -> SubmissionResult | None:
     """The result of an earlier run of this submission, if it was graded with the same task
     files and content (``hashes``) and its reports were written; None to grade it again."""
-    try:
-        state = json.loads((out / student / STATE_FILE).read_text())
-    except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(state, dict) or state.get("hashes") != hashes \
+    state = read_state(out, student)
+    if state is None or state.get("hashes") != hashes \
             or not (out / student / "results.json").exists():
         return None
     return result_from_state(state, student, course)
@@ -93,21 +94,11 @@ def remove_stale_temporaries(base: Path | None = None) -> list[Path]:
     removed = []
     for path in base.glob(f"{TEMP_PREFIX}*"):
         owner = path.name[len(TEMP_PREFIX):].split("-", 1)[0]
-        if owner.isdigit() and _alive(int(owner)):
+        if owner.isdigit() and alive(int(owner)):
             continue
         shutil.rmtree(path, ignore_errors=True)
         removed.append(path)
     return removed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
@@ -140,8 +131,7 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
             outcome = Outcome(submission.student, "graded",
                               internal_error_result(submission, course, outcome, level,
                                                     submission.notes))
-            outcome.files = {STATE_FILE: state_json(outcome.result, None),
-                             **render_student(outcome.result, course, catalogue)}
+            outcome.files = report_files(outcome.result, None, course, catalogue)
         if outcome.kind == "interrupted":
             return None
         if outcome.kind == "unchanged":

@@ -95,6 +95,13 @@ def staged_hashes(context: Context, staged: Staged) -> dict:
             "problem": staged.problem, "withheld": context.withhold_hidden}
 
 
+def report_files(result: SubmissionResult, hashes: dict | None, course,
+                 catalogue: Catalogue) -> dict:
+    """A student's files by name, the resume state first (``hashes`` None for an internal
+    error: ``--resume`` grades it again, ``grader merge`` still finds it)."""
+    return {STATE_FILE: state_json(result, hashes), **render_student(result, course, catalogue)}
+
+
 def internal_error_result(submission: Submission, course, error: BaseException,
                           level: str, notes=()) -> SubmissionResult:
     """The result of a submission the grader failed on: every check unscored, the cause
@@ -179,16 +186,13 @@ class SubmissionGrader:
         which renders nothing of the student's."""
         course = self.context.course
         try:
-            files = {STATE_FILE: state_json(result, hashes)}
-            files.update(render_student(result, course, self.catalogue))
-            return files
+            return report_files(result, hashes, course, self.catalogue)
         except Exception as error:  # noqa: BLE001
             fallback = internal_error_result(Submission(result.student, result.display,
                                                         Path("."), "folder"),
                                              course, error, result.isolation, result.notes)
             result.__dict__.update(fallback.__dict__)
-            return {STATE_FILE: state_json(result, None),
-                    **render_student(result, course, self.catalogue)}
+            return report_files(result, None, course, self.catalogue)
 
 
 # -- worker processes ---------------------------------------------------------------------

@@ -351,7 +351,7 @@ def remove_stale_cgroups() -> list[Path]:
     root = Path("/sys/fs/cgroup")
     for path in [*root.glob(f"{Cgroup.PREFIX}*"), *root.glob(f"*/{Cgroup.PREFIX}*")]:
         owner = path.name[len(Cgroup.PREFIX):].split("-", 1)[0]
-        if owner.isdigit() and _alive(int(owner)):
+        if owner.isdigit() and alive(int(owner)):
             continue
         Cgroup([path]).remove()
         if not path.exists():
@@ -359,7 +359,8 @@ def remove_stale_cgroups() -> list[Path]:
     return removed
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one we may not signal counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
