@@ -35,7 +35,8 @@ from hypothesis import strategies as st  # noqa: E402
 import grader.grading as grading  # noqa: E402
 import grader.shrinking as shrinking  # noqa: E402
 from detection import courses  # noqa: E402
-from grader.grading import budget_of, grade_submission, prepare  # noqa: E402
+from grader.grading import grade_submission, prepare  # noqa: E402
+from grader.run import budget_of  # noqa: E402
 from grader.sandbox.launcher import stage_runner  # noqa: E402
 from reference.variants import MISTAKES_OF  # noqa: E402
 from test_mistakes import MULTI_PLAYER, NEEDS_STRICT_PRUNING, write_mistaken_student  # noqa: E402

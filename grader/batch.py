@@ -22,7 +22,8 @@ from pathlib import Path
 
 from .answers import AnswerBook
 from .checks import Verdict
-from .grading import SubmissionResult, budget_of, prepare  # noqa: F401 - the batch's API
+from .grading import SubmissionResult, prepare  # noqa: F401 - the batch's API
+from .run import budget_of
 from .notes import Note
 from .report.messages import Catalogue
 from .report.writers import write_atomically, write_batch, write_files, write_student

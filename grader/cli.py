@@ -30,6 +30,19 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=True, soft_wrap=True) if stderr else Console()
 
 
+class _ConsoleLater:
+    """Standard error's console, made when something is printed: ``grader check`` starts the
+    student's child before it imports rich."""
+
+    def __init__(self):
+        self.console = None
+
+    def print(self, *args, **options) -> None:
+        if self.console is None:
+            self.console = _console(stderr=True)
+        self.console.print(*args, **options)
+
+
 GRADE_EPILOG = """\
 sharding (--shard K/N): grade one of N shards of the submissions, e.g. as a Slurm job array
 or a CI matrix, then combine the shards' output folders with grader merge:
@@ -156,6 +169,21 @@ def main(argv=None) -> int:
     return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
             "validate": cmd_validate, "import-trees": cmd_import,
             "merge": cmd_merge}[args.command](args)
+
+
+def program() -> None:
+    """The ``grader`` command itself.  After a self-check, the process ends without tearing
+    the interpreter down (its exit handlers run, its output is flushed): a student waits for
+    that teardown, and nothing of a check is left to it."""
+    argv = sys.argv[1:]
+    code = main(argv)
+    if argv[:1] == ["check"]:
+        import atexit
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def cmd_merge(args) -> int:
@@ -351,11 +379,7 @@ def _grade(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .grading import budget_of, prepare
-    from .grading import grade_submission
-    from .report.views import student_view
-    from .sandbox.launcher import stage_runner
-    console, err = _console(), _console(stderr=True)
+    err = _ConsoleLater()
     course = _load(args.tasks, err)
     if course is None:
         return EXIT_BAD_INPUT
@@ -366,19 +390,38 @@ def cmd_check(args) -> int:
     level = _level(args.sandbox, err)
     if level is None:
         return EXIT_BAD_INPUT
-    plan, answers = prepare(course, only_visible=True, answers=_answer_book(course, args))
+    from .run import SubmissionRun, budget_of
+    from .sandbox.launcher import stage_runner
     from .submissions import Submission, stage
     name = folder.resolve().name
     with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
         # The same staged copy a batch grades: links not followed, bytecode caches left out.
         staged = stage(Submission(name, name, folder.resolve(), "folder"), Path(work) / "staged")
-        result = grade_submission(plan, answers, stage_runner(Path(work) / "runner"),
-                                  staged.folder, budget_of(course), level, student=name,
-                                  workdir=Path(work))
+        run = SubmissionRun(stage_runner(Path(work) / "runner"), staged.folder,
+                            budget_of(course), level, Path(work),
+                            tuple(getattr(course, "packages", ())))
+        try:
+            if any(not p.name.startswith(".") for p in staged.folder.iterdir()):
+                # The child starts (a sandbox, an interpreter) while this process imports
+                # the rest of the grader and builds its plan: on two cores, at once.
+                run.start()
+            from .grading import grade_submission, prepare
+            plan, answers = prepare(course, only_visible=True,
+                                    answers=_answer_book(course, args))
+        except BaseException:
+            run.__exit__(None, None, None)
+            raise
+        # What the report needs is imported while this process mostly waits for the child.
+        reports = _Background(_report_modules)
+        result = grade_submission(plan, answers, run.child_script, staged.folder,
+                                  run.budget, level, student=name, workdir=Path(work), run=run)
+        reports.join()
         result.notes = list(staged.notes)
         if staged.problem:
             result.problem, result.problem_detail = "submission.unusable", staged.problem
+    console = _console()
     catalogue = _catalogue(course, args.lang)
+    from .report.views import student_view
     view = student_view(result, course, catalogue, html=False)
     console.print(f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]")
     for note in view["notes"]:
@@ -406,6 +449,33 @@ def cmd_check(args) -> int:
     if args.points:
         print(points_line(result))
     return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED
+
+
+def _report_modules() -> None:
+    import importlib
+    for name in ("rich.console", "grader.report.views", "grader.report.writers",
+                 "grader.report.exports"):
+        importlib.import_module(name)
+
+
+class _Background:
+    """``work`` in a thread of its own; ``join`` waits for it, and its failure is ignored
+    (whoever needs its modules imports them again and sees the error there)."""
+
+    def __init__(self, work):
+        import threading
+        self.thread = threading.Thread(target=self._run, args=(work,), daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def _run(work) -> None:
+        try:
+            work()
+        except BaseException:  # noqa: BLE001 - see the class's docstring
+            pass
+
+    def join(self) -> None:
+        self.thread.join()
 
 
 def _level(choice: str, err: Console) -> str | None:
@@ -507,4 +577,4 @@ def cmd_validate(args) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    program()

@@ -6,20 +6,17 @@ returned and visited (plain JSON), and ``judge`` compares that with the referenc
 
 from __future__ import annotations
 
-import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import boundary
 from . import checks as check_kinds
 from .answers import AnswerBook
-from .calls import Call, ItemOutcome, Observation
+from .calls import Observation
 from .checks import Verdict
 from .mistakes import attach_diagnoses
-from .packages import provision
-from .sandbox.isolation import ResourceLimits, best_level
-from .sandbox.launcher import Child, ChildFailure, backstop
+from .run import SubmissionRun
+from .sandbox.isolation import best_level
 
 
 @dataclass(frozen=True)
@@ -75,10 +72,6 @@ def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
     return plan, answers
 
 
-def budget_of(course) -> float:
-    return max((task.limits.submission_seconds for task in course.tasks), default=60.0)
-
-
 @dataclass
 class SubmissionResult:
     student: str
@@ -101,131 +94,6 @@ class SubmissionResult:
     @property
     def max_score(self) -> float:
         return sum(v.max_score for v in self.verdicts)
-
-
-def observe(call: Call, reply) -> Observation:
-    """An ``Observation`` from a reply validated at the boundary (``grader.boundary``)."""
-    if isinstance(reply, boundary.Malformed):
-        return Observation("protocol", error={"message": reply.reason})
-    if reply.status != "ok":
-        return Observation(reply.status, error=boundary.to_plain(reply.error)
-                           if reply.error is not None else None)
-    items = reply.items
-    if items is None or len(items) != len(call.items):
-        return Observation("protocol", error={"message": "wrong number of results"})
-    outcomes = []
-    for item in items:
-        if item.status == "ok" and call.convention != "plain" and item.log is None:
-            return Observation("protocol", error={"message": "malformed visit log"})
-        outcomes.append(ItemOutcome(
-            item.status, item.returned,
-            boundary.to_plain(item.log) if item.log is not None else None,
-            boundary.to_plain(item.error) if item.error is not None else None))
-    extra = {"signature": boundary.to_plain(reply.signature)} if reply.signature else {}
-    return Observation("ok", tuple(outcomes), extra=extra)
-
-
-class SubmissionRun:
-    """Runs calls of one submission within its time budget; the child stays alive between
-    calls (and for shrinking counterexamples) until the run is closed.
-
-    Time is the child's CPU time (``spent``), with the wall clock as a generous backstop
-    (``wall_spent``), so that a loaded machine does not cost a correct student points."""
-
-    def __init__(self, child_script: Path, submission: Path, budget: float,
-                 level: str = "process", workdir: Path | None = None, packages: tuple = ()):
-        self.workdir = workdir     # where the scratch folder goes (a batch's own temp folder)
-        self.packages = packages   # distributions the child may import
-        self.child_script = child_script
-        self.submission = submission
-        self.budget = budget
-        self.level = level
-        self.spent = 0.0
-        self.wall_spent = 0.0
-        self.log_entries = 0
-        self.loaded: dict[str, Observation | None] = {}
-        self.output: dict = {}
-        # (module, function) -> seconds of the call that timed out: a function that did not
-        # finish once is not called again in this submission (a hanging search would
-        # otherwise spend its limit on every call)
-        self.timed_out: dict[tuple, float] = {}
-
-    def __enter__(self) -> "SubmissionRun":
-        self._scratch = tempfile.TemporaryDirectory(prefix="grader-scratch-", dir=self.workdir)
-        limits = ResourceLimits(cpu_seconds=int(self.budget) + 10)
-        self.child = Child(self.child_script, self.submission, Path(self._scratch.name),
-                           self.level, limits, provision(self.packages))
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.child.stop()
-        self.output = self.child.output()
-        self._scratch.cleanup()
-
-    def mark_shown_output(self) -> None:
-        """From here on, what the student's code prints is for the instructor only."""
-        self.child.mark_output()
-
-    def run_call(self, call: Call) -> Observation:
-        failure = self.load(call.module, call.time_limit)
-        if failure is not None:
-            return failure
-        key = (call.module, call.function)
-        if key in self.timed_out:
-            return Observation("after-timeout", error={"function": call.function,
-                                                       "seconds": self.timed_out[key]})
-        reply = self.request(call.request_text(), call.time_limit, boundary.CallReply)
-        if isinstance(reply, Observation):
-            if reply.status == "timeout":
-                self.timed_out[key] = call.time_limit
-            return reply
-        observation = observe(call, reply)
-        if observation.status == "ok":
-            # The parent keeps every log until the verdicts are made: their total is capped.
-            self.log_entries += sum(boundary.log_size(item.log) for item in reply.items
-                                    if item.log is not None)
-            if self.log_entries > boundary.MAX_RUN_LOG_ENTRIES:
-                return Observation("protocol", error={"message": (
-                    f"the visit logs of this submission exceed "
-                    f"{boundary.MAX_RUN_LOG_ENTRIES:,} entries in all")})
-        return observation
-
-    def load(self, module: str, time_limit: float) -> Observation | None:
-        """Import a student module once, with its own time limit; a failure is remembered."""
-        if module not in self.loaded:
-            reply = self.request({"op": "load", "module": module}, time_limit,
-                                 boundary.LoadReply)
-            if isinstance(reply, Observation):
-                self.loaded[module] = Observation(
-                    "import-timeout" if reply.status == "timeout" else reply.status,
-                    error={**(reply.error or {}), "module": module})
-            elif isinstance(reply, boundary.LoadReply) and reply.status == "ok":
-                self.loaded[module] = None
-            else:
-                self.loaded[module] = observe(Call(module, "", "plain", ()), reply)
-        return self.loaded[module]
-
-    def request(self, message: dict | str, time_limit: float, kind: type):
-        """The validated reply to ``message``, or an ``Observation`` of what went wrong."""
-        remaining = self.budget - self.spent
-        wall_remaining = backstop(self.budget) - self.wall_spent
-        if remaining <= 0 or wall_remaining <= 0:
-            return Observation("budget", error={"seconds": self.budget})
-        limit = min(time_limit, remaining)
-        wall_limit = min(backstop(time_limit), wall_remaining)
-        try:
-            return boundary.decode(self.child.request(message, limit, wall_limit), kind)
-        except ChildFailure as failure:
-            if failure.status == "timeout" and (limit < time_limit
-                                                or wall_limit < backstop(time_limit)):
-                return Observation("budget", error={"seconds": self.budget})
-            if failure.status == "timeout":
-                # the module must be imported again in the restarted child
-                self.loaded = {m: o for m, o in self.loaded.items() if o is not None}
-            return Observation(failure.status, error=failure.details)
-        finally:
-            self.spent += self.child.last_cpu
-            self.wall_spent += self.child.last_wall
 
 
 def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdict]:
@@ -318,8 +186,10 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
 
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
                      budget: float, level: str | None = None,
-                     student: str | None = None, workdir: Path | None = None) -> SubmissionResult:
-    """Grade one (staged) submission folder (``workdir``: where its scratch folder goes).
+                     student: str | None = None, workdir: Path | None = None,
+                     run: SubmissionRun | None = None) -> SubmissionResult:
+    """Grade one (staged) submission folder (``workdir``: where its scratch folder goes;
+    ``run``: the submission's run, its child started already; it is closed here).
 
     Everything the student may see runs first: the calls of visible checks and the shrinking
     of their counterexamples.  Only then do the calls of hidden checks run, and whatever the
@@ -332,13 +202,15 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
     files = [p for p in submission.iterdir() if not p.name.startswith(".")] \
         if submission.is_dir() else []
     if not files:
+        if run is not None:
+            run.__exit__(None, None, None)
         observations = {call.key(): Observation("missing-module", error={
             "module": call.module, "file": call.module + ".py"}) for call in plan.calls}
         result = SubmissionResult(student, judge_all(plan, observations, answers),
                                   problem="submission.empty", isolation=level)
     else:
-        with SubmissionRun(child_script, submission, budget, level, workdir,
-                           plan.packages) as run:
+        with run or SubmissionRun(child_script, submission, budget, level, workdir,
+                                  plan.packages) as run:
             observations: dict = {}
             verdicts: dict = {}
             for shown in (True, False):

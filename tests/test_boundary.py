@@ -9,7 +9,7 @@ from grader import boundary
 from grader.boundary import CallReply, LoadReply, Malformed, decode
 from grader.calls import Call
 from grader.checks.common import run_failure
-from grader.grading import observe
+from grader.run import observe
 
 LOG = {"visits": ["A", "B"], "utility_calls": ["B"], "evaluate_calls": [None],
        "foreign_states": 0}

@@ -66,6 +66,25 @@ def test_self_check_exits_0_only_when_every_visible_check_passes(capsys, monkeyp
     assert "minimax.py has no function alphabeta" in out
 
 
+def test_the_check_command_ends_quickly_with_its_status_its_output_and_its_page(tmp_path):
+    """``grader check`` as a program: the process ends without the interpreter's teardown,
+    so its exit status, its whole output and its written page must all still be there."""
+    import os
+    import subprocess
+    import sys
+    for student, status in (("korrekt", 0), ("ohne-alphabeta", 1), ("syntaxfehler", 1)):
+        done = subprocess.run(
+            [sys.executable, "-m", "grader.cli", "check", str(ROOT / "submissions" / student),
+             "--tasks", str(ROOT / "tasks"), "--out", str(tmp_path), "--lang", "en", "--points"],
+            capture_output=True, text=True, cwd=tmp_path, timeout=120,
+            env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"})
+        assert done.returncode == status, done.stderr
+        last_two = done.stdout.rstrip().splitlines()[-2:]
+        assert last_two[0].startswith("Points: ") and last_two[1].startswith("Points "), done.stdout
+        assert (tmp_path / student / "feedback.html").read_text().rstrip().endswith("</html>")
+        assert (tmp_path / student / "junit.xml").read_text().rstrip().endswith("</testsuites>")
+
+
 def test_solve_json_lists_value_move_visits_and_pruned_nodes(capsys):
     assert main(["solve", str(ROOT / "tasks"), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from grader.calls import Call, canonical
-from grader.grading import SubmissionRun
+from grader.run import SubmissionRun
 from grader.sandbox.launcher import tree_cpu_seconds
 
 from conftest import DATA

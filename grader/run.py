@@ -1,0 +1,160 @@
+"""One submission's sandboxed child, seen from the parent: its calls within the submission's
+time budget, every reply validated at the boundary before anything reads it.
+
+Its own module, so that ``grader check`` can start the child while it still imports and
+builds the rest of the grading (the checks, the answers, the reports).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from . import boundary
+from .calls import Call, ItemOutcome, Observation
+from .packages import provision
+from .sandbox.isolation import ResourceLimits
+from .sandbox.launcher import Child, ChildFailure, backstop
+
+
+def budget_of(course) -> float:
+    """The CPU seconds one submission's run may spend in all."""
+    return max((task.limits.submission_seconds for task in course.tasks), default=60.0)
+
+
+def observe(call: Call, reply) -> Observation:
+    """An ``Observation`` from a reply validated at the boundary (``grader.boundary``)."""
+    if isinstance(reply, boundary.Malformed):
+        return Observation("protocol", error={"message": reply.reason})
+    if reply.status != "ok":
+        return Observation(reply.status, error=boundary.to_plain(reply.error)
+                           if reply.error is not None else None)
+    items = reply.items
+    if items is None or len(items) != len(call.items):
+        return Observation("protocol", error={"message": "wrong number of results"})
+    outcomes = []
+    for item in items:
+        if item.status == "ok" and call.convention != "plain" and item.log is None:
+            return Observation("protocol", error={"message": "malformed visit log"})
+        outcomes.append(ItemOutcome(
+            item.status, item.returned,
+            boundary.to_plain(item.log) if item.log is not None else None,
+            boundary.to_plain(item.error) if item.error is not None else None))
+    extra = {"signature": boundary.to_plain(reply.signature)} if reply.signature else {}
+    return Observation("ok", tuple(outcomes), extra=extra)
+
+
+class SubmissionRun:
+    """Runs calls of one submission within its time budget; the child stays alive between
+    calls (and for shrinking counterexamples) until the run is closed.
+
+    Time is the child's CPU time (``spent``), with the wall clock as a generous backstop
+    (``wall_spent``), so that a loaded machine does not cost a correct student points."""
+
+    def __init__(self, child_script: Path, submission: Path, budget: float,
+                 level: str = "process", workdir: Path | None = None, packages: tuple = ()):
+        self.workdir = workdir     # where the scratch folder goes (a batch's own temp folder)
+        self.packages = packages   # distributions the child may import
+        self.child_script = child_script
+        self.submission = submission
+        self.budget = budget
+        self.level = level
+        self.spent = 0.0
+        self.wall_spent = 0.0
+        self.log_entries = 0
+        self.loaded: dict[str, Observation | None] = {}
+        self.child: Child | None = None
+        self.output: dict = {}
+        # (module, function) -> seconds of the call that timed out: a function that did not
+        # finish once is not called again in this submission (a hanging search would
+        # otherwise spend its limit on every call)
+        self.timed_out: dict[tuple, float] = {}
+
+    def __enter__(self) -> "SubmissionRun":
+        if self.child is not None:      # entered already, to start the child early
+            return self
+        self._scratch = tempfile.TemporaryDirectory(prefix="grader-scratch-", dir=self.workdir)
+        limits = ResourceLimits(cpu_seconds=int(self.budget) + 10)
+        self.child = Child(self.child_script, self.submission, Path(self._scratch.name),
+                           self.level, limits, provision(self.packages))
+        return self
+
+    def start(self) -> "SubmissionRun":
+        """Enter the run and start its child now rather than at the first call: ``grader
+        check`` starts it before it builds its plan, so that both start at once."""
+        self.__enter__()
+        if self.child.process is None:
+            self.child.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.child is None:
+            return
+        self.child.stop()
+        self.output = self.child.output()
+        self._scratch.cleanup()
+
+    def mark_shown_output(self) -> None:
+        """From here on, what the student's code prints is for the instructor only."""
+        self.child.mark_output()
+
+    def run_call(self, call: Call) -> Observation:
+        failure = self.load(call.module, call.time_limit)
+        if failure is not None:
+            return failure
+        key = (call.module, call.function)
+        if key in self.timed_out:
+            return Observation("after-timeout", error={"function": call.function,
+                                                       "seconds": self.timed_out[key]})
+        reply = self.request(call.request_text(), call.time_limit, boundary.CallReply)
+        if isinstance(reply, Observation):
+            if reply.status == "timeout":
+                self.timed_out[key] = call.time_limit
+            return reply
+        observation = observe(call, reply)
+        if observation.status == "ok":
+            # The parent keeps every log until the verdicts are made: their total is capped.
+            self.log_entries += sum(boundary.log_size(item.log) for item in reply.items
+                                    if item.log is not None)
+            if self.log_entries > boundary.MAX_RUN_LOG_ENTRIES:
+                return Observation("protocol", error={"message": (
+                    f"the visit logs of this submission exceed "
+                    f"{boundary.MAX_RUN_LOG_ENTRIES:,} entries in all")})
+        return observation
+
+    def load(self, module: str, time_limit: float) -> Observation | None:
+        """Import a student module once, with its own time limit; a failure is remembered."""
+        if module not in self.loaded:
+            reply = self.request({"op": "load", "module": module}, time_limit,
+                                 boundary.LoadReply)
+            if isinstance(reply, Observation):
+                self.loaded[module] = Observation(
+                    "import-timeout" if reply.status == "timeout" else reply.status,
+                    error={**(reply.error or {}), "module": module})
+            elif isinstance(reply, boundary.LoadReply) and reply.status == "ok":
+                self.loaded[module] = None
+            else:
+                self.loaded[module] = observe(Call(module, "", "plain", ()), reply)
+        return self.loaded[module]
+
+    def request(self, message: dict | str, time_limit: float, kind: type):
+        """The validated reply to ``message``, or an ``Observation`` of what went wrong."""
+        remaining = self.budget - self.spent
+        wall_remaining = backstop(self.budget) - self.wall_spent
+        if remaining <= 0 or wall_remaining <= 0:
+            return Observation("budget", error={"seconds": self.budget})
+        limit = min(time_limit, remaining)
+        wall_limit = min(backstop(time_limit), wall_remaining)
+        try:
+            return boundary.decode(self.child.request(message, limit, wall_limit), kind)
+        except ChildFailure as failure:
+            if failure.status == "timeout" and (limit < time_limit
+                                                or wall_limit < backstop(time_limit)):
+                return Observation("budget", error={"seconds": self.budget})
+            if failure.status == "timeout":
+                # the module must be imported again in the restarted child
+                self.loaded = {m: o for m, o in self.loaded.items() if o is not None}
+            return Observation(failure.status, error=failure.details)
+        finally:
+            self.spent += self.child.last_cpu
+            self.wall_spent += self.child.last_wall
