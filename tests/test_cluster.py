@@ -24,7 +24,7 @@ from grader.cli import main
 
 from conftest import DATA, ROOT
 from test_hostile import living_children
-from test_interrupt import leftovers, settled, wait_for_first_result
+from test_interrupt import interruptible, leftovers, settled, wait_for_first_result
 
 EXPORTS = ("gradebook.csv", "moodle.csv", "ilias.csv", "junit.xml")
 
@@ -184,7 +184,8 @@ def test_an_interrupted_cluster_batch_keeps_what_was_graded_and_resume_finishes_
     command = [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
                "--submissions", str(slow_batch), "--out", str(out), "--allow-weak-sandbox",
                "--cluster", cluster]
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               preexec_fn=interruptible)
     wait_for_first_result(process)
     process.send_signal(signal.SIGINT)
     try:

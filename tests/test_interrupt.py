@@ -38,7 +38,13 @@ def start(submissions: Path, out: Path, *extra: str) -> subprocess.Popen:
         [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
          "--submissions", str(submissions), "--out", str(out), "--jobs", "1",
          "--allow-weak-sandbox", *extra],
-        stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        stderr=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=interruptible)
+
+
+def interruptible() -> None:
+    """Ctrl-C's default action in the batch process, also when the tests run as a background
+    job (whose shell starts it with SIGINT ignored, which the batch rightly keeps)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_first_result(process: subprocess.Popen) -> str:
