@@ -2,6 +2,7 @@
 parent's peak memory.
 
     python bench/class_of_1000.py [--students 1000] [--jobs 2] [--sandbox auto] [--seed 1]
+                                  [--checkout DIR]
 
 The class is built from the example students and the mistake catalogue, shuffled with the
 seed: about 70 % correct (submissions/korrekt and the correct textbook styles of
@@ -96,49 +97,65 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sandbox", default="auto")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--checkout", type=Path, help="another checkout (e.g. a git worktree "
+                        "of an older commit) that grades the same class after this one")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-class-") as scratch:
         scratch = Path(scratch)
         counts, kind_of = build_class(scratch / "class", args.students, args.seed)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        busy = machine_busy()
-        started = time.perf_counter()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
-             "--submissions", str(scratch / "class"), "--out", str(scratch / "out"),
-             "--jobs", str(args.jobs), "--sandbox", args.sandbox, "--allow-weak-sandbox"],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        stop, peak = threading.Event(), [0]
-        watcher = threading.Thread(target=peak_rss_of, args=(process.pid, stop, peak))
-        watcher.start()
-        status = process.wait()
-        stop.set()
-        watcher.join()
-        wall = time.perf_counter() - started
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        busy = machine_busy() - busy
-        seconds: dict = {}
-        for results in (scratch / "out").glob("*/results.json"):
-            kind = kind_of.get(results.parent.name, "?")
-            seconds.setdefault(kind, []).append(
-                json.loads(results.read_text())["execution_time"])
-        graded = sum(len(times) for times in seconds.values())
+        print(f"class of {args.students} (seed {args.seed}): "
+              + ", ".join(f"{counts.get(kind, 0)} {kind}" for kind, _ in SHARES))
+        graders = [("this checkout", ROOT)]
+        if args.checkout is not None:
+            graders.append((f"--checkout {args.checkout}", args.checkout.resolve()))
+        for name, folder in graders:
+            report(name, grade_once(folder, scratch, scratch / f"out-{len(name)}", args),
+                   kind_of, args)
+
+
+def grade_once(folder: Path, scratch: Path, out: Path, args) -> tuple:
+    """Grade the class with the grader of ``folder``: (status, wall, cores' busy seconds,
+    rusage CPU seconds, the batch process's peak RSS, grading seconds per result folder)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy = machine_busy()
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "grader.cli", "grade", "--tasks", str(ROOT / "tasks"),
+         "--submissions", str(scratch / "class"), "--out", str(out),
+         "--jobs", str(args.jobs), "--sandbox", args.sandbox, "--allow-weak-sandbox"],
+        cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stop, peak = threading.Event(), [0]
+    watcher = threading.Thread(target=peak_rss_of, args=(process.pid, stop, peak))
+    watcher.start()
+    status = process.wait()
+    stop.set()
+    watcher.join()
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy = machine_busy() - busy
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    print(f"class of {args.students} (seed {args.seed}): "
-          + ", ".join(f"{counts.get(kind, 0)} {kind}" for kind, _ in SHARES))
-    print(f"grader grade --jobs {args.jobs} --sandbox {args.sandbox}: exit {status}, "
-          f"{graded} results, wall {wall:.1f} s ({wall / 60:.2f} min), "
+    seconds = {results.parent.name: json.loads(results.read_text())["execution_time"]
+               for results in out.glob("*/results.json")}
+    return status, wall, busy, cpu, peak[0], seconds
+
+
+def report(name: str, measured: tuple, kind_of: dict, args) -> None:
+    status, wall, busy, cpu, peak, by_student = measured
+    seconds: dict = {}
+    for student, value in by_student.items():
+        seconds.setdefault(kind_of.get(student, "?"), []).append(value)
+    print(f"{name}: grader grade --jobs {args.jobs} --sandbox {args.sandbox}: exit {status}, "
+          f"{len(by_student)} results, wall {wall:.1f} s ({wall / 60:.2f} min), "
           f"core-seconds per submission {busy / args.students:.3f} (machine) / "
           f"{cpu / args.students:.3f} (rusage), "
-          f"parent peak {peak[0] / 2**20:.0f} MB")
+          f"parent peak {peak / 2**20:.0f} MB")
     total = sum(sum(times) for times in seconds.values()) or 1.0
-    print("grading time per submission (results.json execution_time, in its worker):")
+    print("  grading time per submission (results.json execution_time, in its worker):")
     for kind, _ in SHARES:
         times = seconds.get(kind, [])
         if times:
-            print(f"  {kind:8s} median {statistics.median(times):.2f} s, "
+            print(f"    {kind:8s} median {statistics.median(times):.2f} s, "
                   f"{sum(times) / total:.0%} of all grading time")
-
 
 if __name__ == "__main__":
     main()
