@@ -44,6 +44,11 @@ class _ConsoleLater:
 
 
 GRADE_EPILOG = """\
+examples:
+  grader grade                                  # submissions/ against tasks/, into reports/
+  grader grade --submissions abgaben --out reports/blatt3 --lang en
+  grader grade --resume                         # after an interruption: grade the rest
+
 sharding (--shard K/N): grade one of N shards of the submissions, e.g. as a Slurm job array
 or a CI matrix, then combine the shards' output folders with grader merge:
   grader grade --shard 1/3 --out shards/1     # ... 2/3 and 3/3 elsewhere, at the same time
@@ -54,6 +59,42 @@ moves no one else. A shard may hold no submission (exit 0, empty exports).
 exit status: 0 every submission graded or listed as needing a person; 1 an export could not
 be written; 2 bad input (task files, pins, --shard, no submissions, weak sandbox refused);
 130 interrupted (finish with --resume)."""
+
+CHECK_EPILOG = """\
+examples:
+  grader check                                  # the current folder, against ./tasks
+  grader check meine-abgabe --tasks blatt3.yaml --lang en
+  grader check . --points                       # ends with 'Points X/Y' for CI
+
+Only the visible checks run; the hidden ones are only counted. The feedback page is written
+to --out (feedback.html, feedback.md and junit.xml, in a folder named after yours).
+
+exit status: 0 every visible check passes; 1 a check fails; 2 bad input (task files, no
+such folder, the chosen sandbox does not work here)."""
+
+SOLVE_EPILOG = """\
+examples:
+  grader solve                                  # a table per task
+  grader solve tasks/blatt3.yaml --json         # one JSON object per task and function
+
+exit status: 0 printed; 2 the task files are malformed."""
+
+VALIDATE_EPILOG = """\
+example:
+  grader validate tasks/
+
+Every problem is printed with its file and line.
+
+exit status: 0 the task files are well-formed and every pinned answer holds; 1 a pinned
+answer disagrees with the reference; 2 a task file is malformed."""
+
+IMPORT_EPILOG = """\
+example:
+  grader import-trees multiagent/test_cases/q2 --out tasks/pacman-q2.yaml
+  grader validate tasks/pacman-q2.yaml
+
+exit status: 0 every test imported; 2 no such folder, a bad --prefix, nothing importable, or
+a test that could not be imported (the others are still written)."""
 
 MERGE_EPILOG = """\
 example:
@@ -74,6 +115,8 @@ the task files are malformed); nothing is written then."""
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grader", description="Grade game-tree search "
                                      "exercises (minimax, alpha-beta, negamax, evaluation).")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"grader {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     grade = commands.add_parser("grade", help="grade every submission folder; write reports",
@@ -107,7 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
                        "matrices; combine the shards with grader merge [all submissions]")
     grade.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
-    check = commands.add_parser("check", help="self-check one submission folder (visible checks)")
+    check = commands.add_parser("check", help="self-check one submission folder (visible checks)",
+                                description="A student's self-check: grade one submission "
+                                "folder on the visible checks only, print a summary and write "
+                                "the feedback page.", epilog=CHECK_EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
     check.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     check.add_argument("--lang", choices=("de", "en"))
@@ -119,17 +166,29 @@ def build_parser() -> argparse.ArgumentParser:
                        help="end with a GitHub Classroom-style line 'Points X/Y'")
     check.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
-    solve = commands.add_parser("solve", help="print the reference answers")
+    solve = commands.add_parser("solve", help="print the reference answers",
+                                description="Print the reference's answers of every task: "
+                                "value, move, optimal moves, visited nodes and their order, "
+                                "and the pruned nodes of trees (for instructors).",
+                                epilog=SOLVE_EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     solve.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
     solve.add_argument("--json", action="store_true", help="a JSON array instead of a table")
     solve.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
-    validate = commands.add_parser("validate", help="check task files and their pinned answers")
+    validate = commands.add_parser("validate", help="check task files and their pinned answers",
+                                   description="Check the task files and verify every answer "
+                                   "they pin against the reference.", epilog=VALIDATE_EPILOG,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     validate.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
     validate.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     importer = commands.add_parser("import-trees", help="turn the Pacman multi-agent project's "
-                                   "game-tree tests (*.test, *.solution) into a task file")
+                                   "game-tree tests (*.test, *.solution) into a task file",
+                                   description="Turn the game-tree tests of the Pacman "
+                                   "multi-agent project (NAME.test with NAME.solution) into a "
+                                   "YAML task file.", epilog=IMPORT_EPILOG,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     importer.add_argument("folder", help="folder with NAME.test and NAME.solution files")
     importer.add_argument("--out", help="task file to write [print to the terminal]")
     importer.add_argument("--module", default="multiAgents",
