@@ -54,3 +54,18 @@ def test_text_for_the_terminal_shows_control_characters_as_escapes():
 def test_the_helpers_leave_ordinary_text_alone():
     assert csv_cell("anna") == "anna" and csv_cell(3) == 3
     assert xml_text("Grüße ♟ \U0001F600") == "Grüße ♟ \U0001F600"
+
+
+def test_report_files_are_as_readable_as_the_umask_allows(tmp_path):
+    import os
+
+    from grader.report.writers import write_atomically
+    old = os.umask(0o027)
+    try:
+        write_atomically(tmp_path / "group.html", "<p>x</p>")
+        os.umask(0o077)
+        write_atomically(tmp_path / "private.html", "<p>x</p>")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "group.html").stat().st_mode & 0o777 == 0o640
+    assert (tmp_path / "private.html").stat().st_mode & 0o777 == 0o600
