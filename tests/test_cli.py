@@ -28,6 +28,16 @@ def test_grade_writes_gradebook_results_feedback_and_summary(graded_examples, co
         assert sum(t["score"] for t in data["tests"]) == data["score"]
 
 
+def test_a_batch_writes_its_reports_with_the_umask_s_permissions(graded_examples):
+    import os
+    out, _ = graded_examples
+    mask = os.umask(0o022)
+    os.umask(mask)
+    files = [path for path in out.rglob("*") if path.is_file()]
+    assert len(files) > 20
+    assert {path.stat().st_mode & 0o777 for path in files} == {0o666 & ~mask}
+
+
 def test_results_tag_every_test_with_its_function_and_check_kind(graded_examples):
     _, results = graded_examples
     tags = [t["tags"] for t in results["korrekt"]["tests"]]
@@ -83,6 +93,24 @@ def test_the_check_command_ends_quickly_with_its_status_its_output_and_its_page(
         assert last_two[0].startswith("Points: ") and last_two[1].startswith("Points "), done.stdout
         assert (tmp_path / student / "feedback.html").read_text().rstrip().endswith("</html>")
         assert (tmp_path / student / "junit.xml").read_text().rstrip().endswith("</testsuites>")
+
+
+def test_every_command_explains_itself_with_an_example_and_its_exit_status(capsys):
+    import pytest
+    from grader import __version__
+    from grader.cli import build_parser
+    commands = build_parser()._subparsers._group_actions[0].choices
+    assert set(commands) == {"grade", "check", "solve", "validate", "import-trees", "merge"}
+    for name in commands:
+        with pytest.raises(SystemExit) as stop:
+            main([name, "--help"])
+        assert stop.value.code == 0
+        text = capsys.readouterr().out
+        assert "example" in text and "exit status: 0" in text, name
+        assert commands[name].description, name
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"grader {__version__}"
 
 
 def test_solve_json_lists_value_move_visits_and_pruned_nodes(capsys):
