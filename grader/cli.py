@@ -160,8 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--lang", choices=("de", "en"))
     check.add_argument("--sandbox", choices=("auto", "bubblewrap", "container", "process"),
                        default="auto")
-    check.add_argument("--out", default="reports/check",
-                       help="where feedback.html, feedback.md and junit.xml go [reports/check]")
+    check.add_argument("--out", help="where feedback.html, feedback.md and junit.xml go "
+                       "[reports/check; when that would lie inside the submission folder, "
+                       "check/ in the grader's cache folder, so that no report ends up in the "
+                       "hand-in]")
     check.add_argument("--points", action="store_true",
                        help="end with a GitHub Classroom-style line 'Points X/Y'")
     check.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
@@ -499,7 +501,7 @@ def cmd_check(args) -> int:
         console.print(catalogue.text("ui.hidden_not_run", count=hidden))
     from .report.exports import points_line
     from .report.writers import junit_xml, write_atomically, write_student
-    written = write_student(Path(args.out), result, course, catalogue)
+    written = write_student(_check_out(args.out, folder), result, course, catalogue)
     write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
     console.print(catalogue.text("ui.feedback_page", path=str(written / "feedback.html")),
                   markup=False, highlight=False)
@@ -508,6 +510,18 @@ def cmd_check(args) -> int:
     if args.points:
         print(points_line(result))
     return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED
+
+
+def _check_out(out: str | None, folder: Path) -> Path:
+    """Where a self-check writes: ``--out``, else reports/check, unless that lies inside the
+    submission (a student checking the folder they are in), then the cache folder's check/."""
+    if out is not None:
+        return Path(out)
+    default = Path("reports") / "check"
+    if not default.resolve().is_relative_to(folder.resolve()):
+        return default
+    from .answer_cache import cache_dir
+    return cache_dir() / "check"
 
 
 def _report_modules() -> None:

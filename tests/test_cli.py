@@ -2,6 +2,7 @@
 
 import csv
 import json
+from pathlib import Path
 
 from grader.cli import main
 
@@ -93,6 +94,22 @@ def test_the_check_command_ends_quickly_with_its_status_its_output_and_its_page(
         assert last_two[0].startswith("Points: ") and last_two[1].startswith("Points "), done.stdout
         assert (tmp_path / student / "feedback.html").read_text().rstrip().endswith("</html>")
         assert (tmp_path / student / "junit.xml").read_text().rstrip().endswith("</testsuites>")
+
+
+def test_a_self_check_inside_the_submission_writes_nothing_into_it(tmp_path, monkeypatch):
+    import os
+    import shutil
+    submission = tmp_path / "abgabe"
+    shutil.copytree(ROOT / "submissions" / "korrekt", submission)
+    before = sorted(p.relative_to(submission) for p in submission.rglob("*"))
+    monkeypatch.chdir(submission)
+    assert main(["check", "--tasks", str(ROOT / "tasks")]) == 0
+    assert sorted(p.relative_to(submission) for p in submission.rglob("*")) == before
+    page = Path(os.environ["GRADER_CACHE_DIR"]) / "check" / "abgabe" / "feedback.html"
+    assert page.is_file()
+    monkeypatch.chdir(tmp_path)      # beside the submission: the usual reports/check
+    assert main(["check", "abgabe", "--tasks", str(ROOT / "tasks")]) == 0
+    assert (tmp_path / "reports" / "check" / "abgabe" / "feedback.html").is_file()
 
 
 def test_every_command_explains_itself_with_an_example_and_its_exit_status(capsys):
