@@ -89,6 +89,30 @@ def test_the_summary_renders_without_errors_and_links_every_student(browser, rep
         "does not pass the root's α on" in browser.page_source
 
 
+def test_the_summary_puts_who_needs_a_person_first_and_sorts_the_task_table(browser, reports,
+                                                                             course):
+    assert open_page(browser, reports / "summary.html") == []
+    headings = [h.get_attribute("id") for h in browser.find_elements("css selector", "h2")]
+    assert headings[0] == "attention", "the list of submissions that need a person comes first"
+
+    def column(number):
+        return [row.find_elements("css selector", "td")[number].get_attribute("data-sort")
+                for row in browser.find_elements("css selector", "#matrix tbody tr")]
+
+    buttons = browser.find_elements("css selector", "#matrix thead button")
+    assert len(buttons) == 2 + len(course.tasks), "submission, total and one per task"
+    buttons[1].click()
+    totals = [float(value) for value in column(1)]
+    assert totals == sorted(totals) and totals[0] < totals[-1]
+    buttons[1].click()
+    assert [float(value) for value in column(1)] == sorted(totals, reverse=True)
+    buttons[0].click()
+    names = column(0)
+    assert names == sorted(names) and len(names) == 4
+    assert browser.execute_script("return document.querySelector('#matrix th[aria-sort]')"
+                                  ".textContent").startswith("Submission")
+
+
 def test_markup_from_a_student_is_shown_not_run(browser, reports):
     # The folder "markup<b>" is graded under the safe id "markup_b_"; its name is shown as text.
     assert open_page(browser, reports / "markup_b_" / "feedback.html") == []

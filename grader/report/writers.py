@@ -220,8 +220,13 @@ def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
             for mistake in verdict.facts.get("diagnosis") or ():
                 named.setdefault(mistake, set()).add(result.student)
     checks = [{"id": c.id, "kind": c.kind, "visibility": c.visibility,
+               "task": t.title or t.id, "function": c.function,
+               "kind_title": catalogue.lookup(f"kind.{c.kind}"),
                "rate": passed[c.id] / counted[c.id] if counted.get(c.id) else None}
               for t in course.tasks for c in t.checks]
+    # One row per submission, one column per task: the table the instructor sorts.
+    matrix = [{"result": r, "scores": [task_scores(r).get(t.id, 0.0) for t in course.tasks]}
+              for r in results]
     mistakes = sorted(({"id": m, "description": catalogue.lookup(f"mistake.{m}"),
                         "line": catalogue.lookup(f"pseudocode.{m}"), "students": sorted(s)}
                        for m, s in named.items()), key=lambda m: (-len(m["students"]), m["id"]))
@@ -232,7 +237,7 @@ def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
                   "notes": [note_text(n, catalogue) for n in r.notes]}
                  for r in results if needs_person(r)]
     return {"results": results, "buckets": buckets, "peak": max(buckets) or 1, "tasks": tasks,
-            "checks": checks, "mistakes": mistakes, "attention": attention,
+            "checks": checks, "mistakes": mistakes, "attention": attention, "matrix": matrix,
             "average": sum(r.score for r in results) / len(results) if results else 0.0,
             "batch": batch}
 
