@@ -457,7 +457,8 @@ def cmd_check(args) -> int:
     name = folder.resolve().name
     with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
         # The same staged copy a batch grades: links not followed, bytecode caches left out.
-        staged = stage(Submission(name, name, folder.resolve(), "folder"), Path(work) / "staged")
+        staged = stage(Submission(name, name, folder.resolve(), "folder"), Path(work) / "staged",
+                       _modules(course))
         run = SubmissionRun(stage_runner(Path(work) / "runner"), staged.folder,
                             budget_of(course), level, Path(work),
                             tuple(getattr(course, "packages", ())))
@@ -510,6 +511,12 @@ def cmd_check(args) -> int:
     if args.points:
         print(points_line(result))
     return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED
+
+
+def _modules(course) -> tuple:
+    """The modules a course's visible tasks import from a submission (before the plan exists:
+    staging and the child's start come first)."""
+    return tuple(sorted({module for task in course.tasks for _, module in task.modules}))
 
 
 def _check_out(out: str | None, folder: Path) -> Path:

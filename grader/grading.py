@@ -54,6 +54,11 @@ class Plan:
         return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld),
                    hidden_keys, tuple(getattr(course, "packages", ())))
 
+    @property
+    def modules(self) -> tuple:
+        """The module names the calls import from a submission, sorted."""
+        return tuple(sorted({call.module for call in self.calls}))
+
     def is_shown(self, check) -> bool:
         """Whether a student sees this check's details (hidden and after-due checks: not now)."""
         return check.visibility == "visible"

@@ -236,9 +236,13 @@ def _points_to_folder(link: Path) -> bool:
 
 # -- staging ---------------------------------------------------------------------------------
 
-def stage(submission: Submission, into: Path) -> Staged:
+def stage(submission: Submission, into: Path, modules: tuple = ()) -> Staged:
     """A private copy of ``submission`` in ``into`` (created, emptied first).  Never raises:
-    what went wrong is the ``problem``, and the folder is then empty."""
+    what went wrong is the ``problem``, and the folder is then empty.
+
+    ``modules``: the module names the course imports from a submission (``minimax``); when
+    none of them lies at the top of the copy, it is arranged the way LMS downloads need (see
+    ``_arrange``), with a note for each step."""
     into = Path(into)
     try:
         _make_empty(into)
@@ -255,6 +259,8 @@ def stage(submission: Submission, into: Path) -> Staged:
                 notes = _copy_tree(root, into)
         else:
             raise StagingError(f"{submission.display}: unknown kind {submission.kind!r}")
+        if modules:
+            notes += _arrange(into, tuple(modules))
         return Staged(into, None, notes)
     except StagingError as error:
         problem = escape_controls(str(error))
@@ -265,6 +271,82 @@ def stage(submission: Submission, into: Path) -> Staged:
     except Exception:
         pass
     return Staged(into, problem, ())
+
+
+SEARCH_DEPTH = 3     # how deep _arrange looks for the course's modules
+
+
+def _arrange(into: Path, modules: tuple) -> tuple:
+    """Put the course's modules where Python imports them from, as LMS downloads scatter them
+    (in the private copy only; each step leaves a note):
+
+    * the submission holds one archive and no Python file (an uploaded zip inside Moodle's
+      per-student folder): it is unpacked, with the same limits as any archive;
+    * the modules lie in a subfolder (``Abgabe/minimax.py``): the shallowest folder holding one
+      of them is graded, if it is the only one at its depth;
+    * a module's file differs only in case (``Minimax.py``): it is renamed.
+    """
+    if any(_module_in(into, module) for module in modules):
+        return ()
+    notes = []
+    entries = [e for e in into.iterdir() if not e.name.startswith(".")]
+    archives = [e for e in entries if e.is_file() and archive_stem(e)]
+    folder = None
+    if len(archives) == 1 and not any(e.name.endswith(".py") for e in entries):
+        archive = archives[0]
+        folder = into / (_safe_id(archive_stem(archive)) or "archive")
+        if not os.path.lexists(folder):
+            with tempfile.TemporaryDirectory(prefix=".unpack-", dir=into.parent) as scratch:
+                root = unpack(archive, Path(scratch) / "unpacked")
+                folder.mkdir()
+                notes += _copy_tree(root, folder)
+            archive.unlink()
+            notes.append(Note("inner-archive", {"archive": display_name(archive.name)}))
+    if not any(_module_in(into, module) for module in modules):
+        chosen = _shallowest_with_modules(into, modules)
+        if chosen is not None:
+            hoisted = Path(tempfile.mkdtemp(prefix=".hoist-", dir=into.parent))
+            try:
+                os.rename(chosen, hoisted / "folder")
+                _make_empty(into)
+                for entry in os.listdir(hoisted / "folder"):
+                    os.rename(hoisted / "folder" / entry, into / entry)
+            finally:
+                shutil.rmtree(hoisted, ignore_errors=True)
+            if chosen != folder:    # the unpacked archive itself: its note says enough
+                notes.append(Note("subfolder", {"folder": _display_path(
+                    chosen.relative_to(into).parts) + "/"}))
+    for module in modules:
+        if not _module_in(into, module):
+            wanted = f"{module}.py"
+            alike = [e for e in into.iterdir() if e.is_file() and not e.is_symlink()
+                     and e.name.casefold() == wanted.casefold()]
+            if len(alike) == 1:
+                alike[0].rename(into / wanted)
+                notes.append(Note("case-renamed", {"found": display_name(alike[0].name),
+                                                   "expected": wanted}))
+    return tuple(notes)
+
+
+def _module_in(folder: Path, module: str) -> bool:
+    return (folder / f"{module}.py").is_file() or (folder / module / "__init__.py").is_file()
+
+
+def _shallowest_with_modules(into: Path, modules: tuple) -> Path | None:
+    """The only folder, at the smallest depth, that holds one of ``modules`` (in any case)."""
+    wanted = {f"{module}.py".casefold() for module in modules}
+    level = [into]
+    for _ in range(SEARCH_DEPTH):
+        level = sorted((entry for folder in level for entry in folder.iterdir()
+                        if entry.is_dir() and not entry.is_symlink()
+                        and not entry.name.startswith((".", "__"))),
+                       key=lambda entry: _raw(entry.name))
+        holding = [folder for folder in level
+                   if any(child.name.casefold() in wanted for child in folder.iterdir()
+                          if child.is_file())]
+        if holding:
+            return holding[0] if len(holding) == 1 else None
+    return None
 
 
 def _make_empty(folder: Path) -> None:

@@ -621,3 +621,66 @@ def test_a_hostile_export_is_graded_end_to_end_with_distinct_ids(tmp_path, cours
         full = sum(t["max_score"] for t in result["tests"])
         assert full == course.max_score
         assert result["score"] == full
+
+
+# -- LMS downloads: an uploaded archive, a subfolder, a file named in another case ------------
+
+def moodle_download(root):
+    """Folders as Moodle's "download all submissions" makes them, each arranged differently."""
+    source = {name: (KORREKT / name).read_bytes() for name in ("minimax.py", "evaluation.py")}
+    max_folder = root / "Max Mustermann_123456_assignsubmission_file_"
+    max_folder.mkdir(parents=True)
+    with zipfile.ZipFile(max_folder / "abgabe.zip", "w") as archive:
+        for name, data in source.items():
+            archive.writestr(f"Blatt3/{name}", data)
+        archive.writestr("__MACOSX/Blatt3/._minimax.py", b"\0")
+    erika = root / "Erika Musterfrau_654321_assignsubmission_file_" / "Abgabe Blatt 3"
+    erika.mkdir(parents=True)
+    (erika / "Minimax.py").write_bytes(source["minimax.py"])
+    (erika / "evaluation.py").write_bytes(source["evaluation.py"])
+    two = root / "Zwei Ordner_111111_assignsubmission_file_"
+    for name in ("alt", "neu"):
+        (two / name).mkdir(parents=True)
+        (two / name / "minimax.py").write_bytes(source["minimax.py"])
+    return root
+
+
+def test_an_uploaded_archive_a_subfolder_and_a_name_in_another_case_are_arranged(tmp_path):
+    modules = ("evaluation", "minimax")
+    found = {s.display.split("_")[0]: s for s in find(moodle_download(tmp_path / "download"))}
+
+    staged = stage(found["Max Mustermann"], tmp_path / "max", modules)
+    assert staged.problem is None
+    assert sorted(p.name for p in staged.folder.iterdir()) == ["evaluation.py", "minimax.py"]
+    assert [n.key for n in staged.notes] == ["inner-archive"]
+    assert staged.notes[0].facts["archive"] == "abgabe.zip"
+
+    staged = stage(found["Erika Musterfrau"], tmp_path / "erika", modules)
+    assert sorted(p.name for p in staged.folder.iterdir()) == ["evaluation.py", "minimax.py"]
+    assert [n.key for n in staged.notes] == ["subfolder", "case-renamed"]
+    assert staged.notes[0].facts["folder"] == "Abgabe Blatt 3/"
+    assert staged.notes[1].facts == {"found": "Minimax.py", "expected": "minimax.py"}
+
+    # Two folders at the same depth: which one is meant needs a person, not a guess.
+    staged = stage(found["Zwei Ordner"], tmp_path / "zwei", modules)
+    assert sorted(p.name for p in staged.folder.iterdir()) == ["alt", "neu"] and not staged.notes
+
+    # Without the course's modules (or with one at the top), nothing is moved.
+    assert not stage(found["Erika Musterfrau"], tmp_path / "plain").notes
+    assert (tmp_path / "plain" / "Abgabe Blatt 3" / "Minimax.py").is_file()
+
+
+def test_a_moodle_download_is_graded_as_its_students_handed_it_in(tmp_path):
+    from grader.cli import main
+    download = moodle_download(tmp_path / "download")
+    out = tmp_path / "out"
+    assert main(["grade", "--submissions", str(download), "--out", str(out), "--lang", "en",
+                 "--allow-weak-sandbox"]) == 0
+    results = {folder.name.split("_")[0]: json.loads((folder / "results.json").read_text())
+               for folder in out.iterdir() if (folder / "results.json").is_file()}
+    assert results["Max Mustermann"]["score"] == results["Erika Musterfrau"]["score"] == 60
+    assert results["Zwei Ordner"]["score"] == 0
+    summary = (out / "summary.html").read_text()
+    attention = summary[summary.index('id="attention"'):summary.index("</table>",
+                                                                      summary.index('id="attention"'))]
+    assert "was unpacked and graded" in attention and "only the case differed" in attention
