@@ -148,6 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--shard", type=_shard, metavar="K/N",
                        help="grade only shard K of N (K from 1 to N), for job arrays and CI "
                        "matrices; combine the shards with grader merge [all submissions]")
+    grade.add_argument("--moodle-worksheet", metavar="FILE", help="Moodle's grading worksheet "
+                       "of the assignment (Grading action: Download grading worksheet): written "
+                       "filled in as OUT/moodle-worksheet.csv, to upload back (Upload grading "
+                       "worksheet); the submissions are the folders of Moodle's download")
     grade.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     check = commands.add_parser("check", help="self-check one submission folder (visible checks)",
@@ -390,6 +394,9 @@ def _grade(args) -> int:
     count = len(args.shard.select(listed)) if args.shard else len(listed)
     out = Path(args.out)
     catalogue = _catalogue(course, args.lang)
+    worksheet = _worksheet(args.moodle_worksheet, err)
+    if worksheet is False:
+        return EXIT_BAD_INPUT
     level = _level(args.sandbox, err)
     if level is None:
         return EXIT_BAD_INPUT
@@ -426,6 +433,8 @@ def _grade(args) -> int:
                               args.resume, False, answers, args.shard,
                               args.cluster)
     results = outcome.results
+    if worksheet is not None and not outcome.interrupted:
+        outcome.export_errors += _write_worksheet(worksheet, results, catalogue, out, err)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
     if outcome.interrupted:
@@ -437,6 +446,39 @@ def _grade(args) -> int:
              f"grader merge)" if args.shard else "")
     _closing_line(err, f"Graded {len(results)} submission(s){shard}", outcome, course, out)
     return EXIT_FAILED if outcome.export_errors else EXIT_OK
+
+
+def _worksheet(path: str | None, err):
+    """The worksheet's text, None without one, False (after saying why) when it is unusable:
+    checked before anything is graded."""
+    if path is None:
+        return None
+    from .report.moodle import WorksheetError, columns
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+        columns(text)
+    except (OSError, UnicodeDecodeError, WorksheetError) as error:
+        err.print(f"--moodle-worksheet {path}: {error}", markup=False, highlight=False)
+        return False
+    return text
+
+
+def _write_worksheet(text: str, results, catalogue, out: Path, err) -> list[str]:
+    """Write the filled-in worksheet; what could not be matched is printed."""
+    from .report.exports import _points
+    from .report.moodle import fill_worksheet
+    from .report.safe import terminal_text
+    from .report.writers import write_atomically
+    filled, problems = fill_worksheet(text, results, lambda result: catalogue.text(
+        "ui.points_line", score=_points(result.score), maximum=_points(result.max_score)))
+    for problem in problems:
+        err.print(f"moodle-worksheet.csv: {terminal_text(problem)}", markup=False,
+                  highlight=False)
+    try:
+        write_atomically(out / "moodle-worksheet.csv", filled)
+    except OSError as error:
+        return [f"{out / 'moodle-worksheet.csv'}: {error}"]
+    return []
 
 
 def cmd_check(args) -> int:

@@ -42,8 +42,8 @@ ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 
 # Names of what a batch writes beside the per-student folders in reports/ (compared without
 # case, so that reports copied to a case-insensitive file system stay apart).
-RESERVED_NAMES = frozenset({"gradebook.csv", "moodle.csv", "ilias.csv", "junit.xml",
-                            "summary.html", "check"})
+RESERVED_NAMES = frozenset({"gradebook.csv", "moodle.csv", "moodle-worksheet.csv", "ilias.csv",
+                            "junit.xml", "summary.html", "check"})
 
 # Limits.  Every one is checked before the work it bounds is done.
 MAX_FILES = 500                     # regular files copied or unpacked per submission
