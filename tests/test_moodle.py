@@ -69,6 +69,17 @@ def test_a_file_that_is_not_a_worksheet_is_refused_with_what_to_do():
         fill_worksheet("name,points\nAnna,3\n", [], str)
     with pytest.raises(WorksheetError, match="no participants"):
         fill_worksheet('"Identifier","Grade"\n', [], str)
+    with pytest.raises(WorksheetError, match="not a CSV file"):
+        fill_worksheet('"Identifier","Grade"\n"Participant 1","' + "x" * 200_000 + '"\n',
+                       [], str)
+
+
+def test_two_folders_of_one_participant_leave_the_grade_to_a_person():
+    results = [result("Anna Korrekt_1_assignsubmission_file_", 60),
+               result("Anna Kopie_1_assignsubmission_file_", 0)]
+    filled, problems = fill_worksheet(ENGLISH.replace("123456", "1"), results, str)
+    assert rows_of(filled)["Participant 1"][4] == ""
+    assert len(problems) == 1 and "several folders" in problems[0]
 
 
 def test_a_moodle_download_is_graded_into_its_worksheet(tmp_path, capsys):

@@ -37,7 +37,11 @@ def participant(display: str) -> str | None:
 
 def columns(text: str) -> tuple[list, int, int, int | None]:
     """The worksheet's rows and the indexes of its participant, grade and comment columns."""
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    try:
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    except csv.Error as error:
+        raise WorksheetError(f"not a CSV file Moodle wrote ({error}); download the "
+                             f"worksheet again") from None
     if len(rows) < 2:
         raise WorksheetError("the worksheet holds no participants; download it again from "
                              "the assignment (Grading action: Download grading worksheet)")
@@ -67,7 +71,14 @@ def fill_worksheet(text: str, results, comment_of) -> tuple[str, list[str]]:
             problems.append(f"{result.display}: not named like a folder of Moodle's download "
                             f"(Full Name_123456_assignsubmission_file_); grade it by hand")
         else:
-            by_id[number] = result
+            by_id.setdefault(number, []).append(result)
+    for number, alike in list(by_id.items()):
+        if len(alike) > 1:
+            # Two folders for one participant: which one counts is for a person to decide.
+            problems.append(f"{', '.join(r.display for r in alike)}: one participant "
+                            f"({number}), several folders; left empty, grade it by hand")
+            del by_id[number]
+    by_id = {number: alike[0] for number, alike in by_id.items()}
     filled = set()
     for row in rows[1:]:
         if len(row) <= max(identifier, grade, comment or 0):
