@@ -119,12 +119,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"grader {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    grade = commands.add_parser("grade", help="grade every submission folder; write reports",
-                                description="Grade every submission folder and archive of "
-                                "--submissions against the task files; write per-student "
-                                "reports, the gradebook, LMS exports, junit.xml and a summary.",
-                                epilog=GRADE_EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    def command(name: str, **options) -> argparse.ArgumentParser:
+        # The epilogs' examples and exit statuses keep their line breaks.
+        return commands.add_parser(name, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                   **options)
+
+    grade = command("grade", help="grade every submission folder; write reports",
+                    description="Grade every submission folder and archive of "
+                    "--submissions against the task files; write per-student "
+                    "reports, the gradebook, LMS exports, junit.xml and a summary.",
+                    epilog=GRADE_EPILOG)
     grade.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     grade.add_argument("--submissions", default="submissions",
                        help="folder with one sub-folder per student [submissions]")
@@ -154,11 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "worksheet); the submissions are the folders of Moodle's download")
     grade.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
-    check = commands.add_parser("check", help="self-check one submission folder (visible checks)",
-                                description="A student's self-check: grade one submission "
-                                "folder on the visible checks only, print a summary and write "
-                                "the feedback page.", epilog=CHECK_EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    check = command("check", help="self-check one submission folder (visible checks)",
+                    description="A student's self-check: grade one submission "
+                    "folder on the visible checks only, print a summary and write "
+                    "the feedback page.", epilog=CHECK_EPILOG)
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
     check.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     check.add_argument("--lang", choices=("de", "en"))
@@ -172,29 +175,26 @@ def build_parser() -> argparse.ArgumentParser:
                        help="end with a GitHub Classroom-style line 'Points X/Y'")
     check.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
-    solve = commands.add_parser("solve", help="print the reference answers",
-                                description="Print the reference's answers of every task: "
-                                "value, move, optimal moves, visited nodes and their order, "
-                                "and the pruned nodes of trees (for instructors).",
-                                epilog=SOLVE_EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    solve = command("solve", help="print the reference answers",
+                    description="Print the reference's answers of every task: "
+                    "value, move, optimal moves, visited nodes and their order, "
+                    "and the pruned nodes of trees (for instructors).",
+                    epilog=SOLVE_EPILOG)
     solve.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
     solve.add_argument("--json", action="store_true", help="a JSON array instead of a table")
     solve.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
-    validate = commands.add_parser("validate", help="check task files and their pinned answers",
-                                   description="Check the task files and verify every answer "
-                                   "they pin against the reference.", epilog=VALIDATE_EPILOG,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    validate = command("validate", help="check task files and their pinned answers",
+                       description="Check the task files and verify every answer "
+                       "they pin against the reference.", epilog=VALIDATE_EPILOG)
     validate.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
     validate.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
-    importer = commands.add_parser("import-trees", help="turn the Pacman multi-agent project's "
-                                   "game-tree tests (*.test, *.solution) into a task file",
-                                   description="Turn the game-tree tests of the Pacman "
-                                   "multi-agent project (NAME.test with NAME.solution) into a "
-                                   "YAML task file.", epilog=IMPORT_EPILOG,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    importer = command("import-trees", help="turn the Pacman multi-agent project's "
+                       "game-tree tests (*.test, *.solution) into a task file",
+                       description="Turn the game-tree tests of the Pacman "
+                       "multi-agent project (NAME.test with NAME.solution) into a "
+                       "YAML task file.", epilog=IMPORT_EPILOG)
     importer.add_argument("folder", help="folder with NAME.test and NAME.solution files")
     importer.add_argument("--out", help="task file to write [print to the terminal]")
     importer.add_argument("--module", default="multiAgents",
@@ -202,14 +202,13 @@ def build_parser() -> argparse.ArgumentParser:
     importer.add_argument("--prefix", help="prefix of the task ids, so that several folders "
                           "can be imported into one course [the folder's name]")
 
-    merge = commands.add_parser("merge", help="combine the output folders of grader grade "
-                                "--shard K/N into one run's reports",
-                                description="Combine the output folders of `grader grade "
-                                "--shard K/N` (every shard of one split) into the reports of "
-                                "one run: student folders, gradebook.csv, moodle.csv, "
-                                "ilias.csv, junit.xml and summary.html.",
-                                epilog=MERGE_EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    merge = command("merge", help="combine the output folders of grader grade "
+                    "--shard K/N into one run's reports",
+                    description="Combine the output folders of `grader grade "
+                    "--shard K/N` (every shard of one split) into the reports of "
+                    "one run: student folders, gradebook.csv, moodle.csv, "
+                    "ilias.csv, junit.xml and summary.html.",
+                    epilog=MERGE_EPILOG)
     merge.add_argument("shards", nargs="+", metavar="OUT_DIR",
                        help="the --out folder of each shard")
     merge.add_argument("--out", required=True, metavar="DIR",
@@ -465,12 +464,12 @@ def _worksheet(path: str | None, err):
 
 def _write_worksheet(text: str, results, catalogue, out: Path, err) -> list[str]:
     """Write the filled-in worksheet; what could not be matched is printed."""
-    from .report.exports import _points
+    from .report.exports import points_comment
     from .report.moodle import fill_worksheet
     from .report.safe import terminal_text
     from .report.writers import write_atomically
-    filled, problems = fill_worksheet(text, results, lambda result: catalogue.text(
-        "ui.points_line", score=_points(result.score), maximum=_points(result.max_score)))
+    filled, problems = fill_worksheet(text, results,
+                                      lambda result: points_comment(result, catalogue))
     for problem in problems:
         err.print(f"moodle-worksheet.csv: {terminal_text(problem)}", markup=False,
                   highlight=False)
@@ -500,7 +499,7 @@ def cmd_check(args) -> int:
     with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
         # The same staged copy a batch grades: links not followed, bytecode caches left out.
         staged = stage(Submission(name, name, folder.resolve(), "folder"), Path(work) / "staged",
-                       _modules(course))
+                       course.modules)
         run = SubmissionRun(stage_runner(Path(work) / "runner"), staged.folder,
                             budget_of(course), level, Path(work),
                             tuple(getattr(course, "packages", ())))
@@ -513,10 +512,12 @@ def cmd_check(args) -> int:
             plan, answers = prepare(course, only_visible=True,
                                     answers=_answer_book(course, args))
         except BaseException:
-            run.__exit__(None, None, None)
+            run.close()
             raise
         # What the report needs is imported while this process mostly waits for the child.
-        reports = _Background(_report_modules)
+        import threading
+        reports = threading.Thread(target=_report_modules, daemon=True)
+        reports.start()
         result = grade_submission(plan, answers, run.child_script, staged.folder,
                                   run.budget, level, student=name, workdir=Path(work), run=run)
         reports.join()
@@ -555,12 +556,6 @@ def cmd_check(args) -> int:
     return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED
 
 
-def _modules(course) -> tuple:
-    """The modules a course's visible tasks import from a submission (before the plan exists:
-    staging and the child's start come first)."""
-    return tuple(sorted({module for task in course.tasks for _, module in task.modules}))
-
-
 def _check_out(out: str | None, folder: Path) -> Path:
     """Where a self-check writes: ``--out``, else reports/check, unless that lies inside the
     submission (a student checking the folder they are in), then the cache folder's check/."""
@@ -574,30 +569,14 @@ def _check_out(out: str | None, folder: Path) -> Path:
 
 
 def _report_modules() -> None:
+    """Import what the report needs (run in a thread while the check waits for its child).
+    A failure is ignored: whoever needs a module imports it again and sees the error there."""
     import importlib
-    for name in ("rich.console", "grader.report.views", "grader.report.writers",
-                 "grader.report.exports"):
-        importlib.import_module(name)
-
-
-class _Background:
-    """``work`` in a thread of its own; ``join`` waits for it, and its failure is ignored
-    (whoever needs its modules imports them again and sees the error there)."""
-
-    def __init__(self, work):
-        import threading
-        self.thread = threading.Thread(target=self._run, args=(work,), daemon=True)
-        self.thread.start()
-
-    @staticmethod
-    def _run(work) -> None:
-        try:
-            work()
-        except BaseException:  # noqa: BLE001 - see the class's docstring
-            pass
-
-    def join(self) -> None:
-        self.thread.join()
+    try:
+        for name in ("rich.console", "grader.report.views", "grader.report.writers"):
+            importlib.import_module(name)
+    except BaseException:  # noqa: BLE001 - see the docstring
+        pass
 
 
 def _level(choice: str, err: Console) -> str | None:

@@ -349,7 +349,7 @@ class ClusterPool:
         submission, previous = job
         into = self.staging / submission.student
         try:
-            staged = stage(submission, into, self.context.plan.modules)
+            staged = stage(submission, into, self.context.course.modules)
             hashes = staged_hashes(self.context, staged)
             if previous is not None and previous == hashes:
                 return None, Outcome(submission.student, "unchanged", hashes=hashes)

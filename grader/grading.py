@@ -54,11 +54,6 @@ class Plan:
         return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld),
                    hidden_keys, tuple(getattr(course, "packages", ())))
 
-    @property
-    def modules(self) -> tuple:
-        """The module names the calls import from a submission, sorted."""
-        return tuple(sorted({call.module for call in self.calls}))
-
     def is_shown(self, check) -> bool:
         """Whether a student sees this check's details (hidden and after-due checks: not now)."""
         return check.visibility == "visible"
@@ -208,7 +203,7 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
         if submission.is_dir() else []
     if not files:
         if run is not None:
-            run.__exit__(None, None, None)
+            run.close()
         observations = {call.key(): Observation("missing-module", error={
             "module": call.module, "file": call.module + ".py"}) for call in plan.calls}
         result = SubmissionResult(student, judge_all(plan, observations, answers),

@@ -88,6 +88,10 @@ class SubmissionRun:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the child and remove the scratch folder (nothing to do if never entered)."""
         if self.child is None:
             return
         self.child.stop()

@@ -124,6 +124,11 @@ class Course:
     def max_score(self) -> float:
         return sum(task.max_score for task in self.tasks)
 
+    @property
+    def modules(self) -> tuple:
+        """The module names its tasks import from a submission, sorted (for staging)."""
+        return tuple(sorted({module for task in self.tasks for _, module in task.modules}))
+
     def task(self, task_id: str) -> Task:
         for task in self.tasks:
             if task.id == task_id:

@@ -150,7 +150,7 @@ class SubmissionGrader:
         hashes = None
         try:
             if staged is None:
-                staged = stage(submission, into, context.plan.modules)
+                staged = stage(submission, into, context.course.modules)
             notes += staged.notes
             findings = forgery.scan(staged.folder)
             if findings:

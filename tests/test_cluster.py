@@ -24,7 +24,8 @@ from grader.cli import main
 
 from conftest import DATA, ROOT
 from test_hostile import living_children
-from test_interrupt import interruptible, leftovers, settled, wait_for_first_result
+from test_interrupt import (interruptible, leftovers, settled, stop_with,
+                            wait_for_first_result)
 
 EXPORTS = ("gradebook.csv", "moodle.csv", "ilias.csv", "junit.xml")
 
@@ -187,13 +188,7 @@ def test_an_interrupted_cluster_batch_keeps_what_was_graded_and_resume_finishes_
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                preexec_fn=interruptible)
     wait_for_first_result(process)
-    process.send_signal(signal.SIGINT)
-    try:
-        status = process.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        raise AssertionError("the batch did not stop within 60 s of the signal")
-    rest = process.stderr.read()
+    status, rest = stop_with(process, signal.SIGINT, 60)
     assert status == 130, rest
     assert "Interrupted" in rest and "--resume" in rest
     graded = (out / "gradebook.csv").read_text().splitlines()[1:]

@@ -47,6 +47,17 @@ def interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def stop_with(process: subprocess.Popen, signum: int, seconds: float) -> tuple[int, str]:
+    """Send ``signum`` to the batch; its exit status and the rest of what it printed."""
+    process.send_signal(signum)
+    try:
+        status = process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise AssertionError(f"the batch did not stop within {seconds} s of the signal")
+    return status, process.stderr.read()
+
+
 def wait_for_first_result(process: subprocess.Popen) -> str:
     lines = []
     for line in process.stderr:
@@ -68,13 +79,7 @@ def test_an_interrupted_batch_writes_what_was_graded_and_resume_finishes_it(slow
     submissions, out = slow_batch
     process = start(submissions, out)
     wait_for_first_result(process)
-    process.send_signal(signum)
-    try:
-        status = process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        raise AssertionError("the batch did not stop within 30 s of the signal")
-    rest = process.stderr.read()
+    status, rest = stop_with(process, signum, 30)
     assert status == 130, rest
     assert "Interrupted" in rest and "--resume" in rest
     summary = (out / "summary.html").read_text()

@@ -11,7 +11,8 @@ from .safe import csv_cell
 from .views import task_scores
 
 
-def _points(number: float, decimal: str = ".") -> str:
+def points_text(number: float, decimal: str = ".") -> str:
+    """Points as the exports write them: 60, 2.50 (or 2,50 with ``decimal=","``)."""
     text = str(int(number)) if float(number).is_integer() else f"{number:.2f}"
     return text.replace(".", decimal)
 
@@ -24,11 +25,16 @@ def moodle_csv(results, course, catalogue: Catalogue) -> str:
     writer.writerow(["identifier", "grade", *(t.id for t in course.tasks), "feedback"])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([csv_cell(result.student), _points(result.score),
-                         *(_points(scores.get(t.id, 0.0)) for t in course.tasks),
-                         catalogue.text("ui.points_line", score=_points(result.score),
-                                        maximum=_points(result.max_score))])
+        writer.writerow([csv_cell(result.student), points_text(result.score),
+                         *(points_text(scores.get(t.id, 0.0)) for t in course.tasks),
+                         points_comment(result, catalogue)])
     return buffer.getvalue()
+
+
+def points_comment(result, catalogue: Catalogue) -> str:
+    """The feedback comment an LMS shows beside the grade: "57 of 60 points"."""
+    return catalogue.text("ui.points_line", score=points_text(result.score),
+                          maximum=points_text(result.max_score))
 
 
 def ilias_csv(results, course, catalogue: Catalogue) -> str:
@@ -40,12 +46,12 @@ def ilias_csv(results, course, catalogue: Catalogue) -> str:
     writer.writerow(["Login", catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([csv_cell(result.student), _points(result.score, ","),
-                         _points(result.max_score, ","),
-                         *(_points(scores.get(t.id, 0.0), ",") for t in course.tasks)])
+        writer.writerow([csv_cell(result.student), points_text(result.score, ","),
+                         points_text(result.max_score, ","),
+                         *(points_text(scores.get(t.id, 0.0), ",") for t in course.tasks)])
     return buffer.getvalue()
 
 
 def points_line(result) -> str:
     """The line GitHub Classroom's autograding reporter reads."""
-    return f"Points {_points(result.score)}/{_points(result.max_score)}"
+    return f"Points {points_text(result.score)}/{points_text(result.max_score)}"

@@ -17,7 +17,7 @@ import csv
 import io
 import re
 
-from .exports import _points
+from .exports import points_text
 
 FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_")
 PARTICIPANT = re.compile(r"^(?P<prefix>\D+?)\s*(?P<id>\d+)$")
@@ -86,7 +86,7 @@ def fill_worksheet(text: str, results, comment_of) -> tuple[str, list[str]]:
         match = PARTICIPANT.match(row[identifier].strip())
         if match and match["id"] in by_id:
             result = by_id[match["id"]]
-            row[grade] = _points(result.score)
+            row[grade] = points_text(result.score)
             if comment is not None:
                 row[comment] = comment_of(result)
             filled.add(match["id"])

@@ -13,6 +13,7 @@ import jinja2
 
 from .. import __version__
 from .messages import Catalogue, format_number
+from .exports import ilias_csv, moodle_csv, points_text
 from .safe import csv_cell, deep, xml_text
 from .views import student_view, task_scores
 
@@ -189,13 +190,9 @@ def gradebook_csv(results, course) -> str:
     writer.writerow(["student", "score", "max_score", *(task.id for task in course.tasks)])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([csv_cell(result.student), _plain(result.score), _plain(result.max_score),
-                         *(_plain(scores.get(task.id, 0.0)) for task in course.tasks)])
+        writer.writerow([csv_cell(result.student), points_text(result.score), points_text(result.max_score),
+                         *(points_text(scores.get(task.id, 0.0)) for task in course.tasks)])
     return buffer.getvalue()
-
-
-def _plain(number: float) -> str:
-    return str(int(number)) if float(number).is_integer() else f"{number:.2f}"
 
 
 def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
@@ -279,7 +276,6 @@ def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict) -
     """Every export, each on its own: one that fails does not keep the others from being
     written.  Returns what could not be written (empty when all were).  The batch record
     comes last, so that it is there only when the exports are."""
-    from .exports import ilias_csv, moodle_csv
     exports = (("gradebook.csv", lambda: gradebook_csv(results, course)),
                ("moodle.csv", lambda: moodle_csv(results, course, catalogue)),
                ("ilias.csv", lambda: ilias_csv(results, course, catalogue)),
