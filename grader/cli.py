@@ -13,7 +13,6 @@ import os
 import re
 import signal
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -492,38 +491,9 @@ def cmd_check(args) -> int:
     level = _level(args.sandbox, err)
     if level is None:
         return EXIT_BAD_INPUT
-    from .run import SubmissionRun, budget_of
-    from .sandbox.launcher import stage_runner
-    from .submissions import Submission, stage
-    name = folder.resolve().name
-    with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
-        # The same staged copy a batch grades: links not followed, bytecode caches left out.
-        staged = stage(Submission(name, name, folder.resolve(), "folder"), Path(work) / "staged",
-                       course.modules)
-        run = SubmissionRun(stage_runner(Path(work) / "runner"), staged.folder,
-                            budget_of(course), level, Path(work),
-                            tuple(getattr(course, "packages", ())))
-        try:
-            if any(not p.name.startswith(".") for p in staged.folder.iterdir()):
-                # The child starts (a sandbox, an interpreter) while this process imports
-                # the rest of the grader and builds its plan: on two cores, at once.
-                run.start()
-            from .grading import grade_submission, prepare
-            plan, answers = prepare(course, only_visible=True,
-                                    answers=_answer_book(course, args))
-        except BaseException:
-            run.close()
-            raise
-        # What the report needs is imported while this process mostly waits for the child.
-        import threading
-        reports = threading.Thread(target=_report_modules, daemon=True)
-        reports.start()
-        result = grade_submission(plan, answers, run.child_script, staged.folder,
-                                  run.budget, level, student=name, workdir=Path(work), run=run)
-        reports.join()
-        result.notes = list(staged.notes)
-        if staged.problem:
-            result.problem, result.problem_detail = "submission.unusable", staged.problem
+    from .single import grade_folder
+    result = grade_folder(course, folder, level, answers=lambda: _answer_book(course, args),
+                          while_waiting=_report_modules)
     console = _console()
     catalogue = _catalogue(course, args.lang)
     from .report.views import student_view

@@ -1,0 +1,62 @@
+"""Grading one submission folder outside a batch: what ``grader check``, the pytest plugin and
+a Gradescope autograder share.
+
+The folder is staged as a batch stages it (links not followed, bytecode left out, an LMS
+download's layout arranged), its sandboxed child is started before the plan is built (on two
+cores both happen at once), and the result carries the staging's notes and problem.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+
+def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
+                 withhold_hidden: bool = False, answers=None, student: str | None = None,
+                 while_waiting=None):
+    """The ``SubmissionResult`` of ``folder`` on ``course``'s checks (``only_visible``: the
+    visible ones; ``withhold_hidden``: hidden checks fail as withheld instead of running, for
+    a sandbox too weak to keep their inputs secret).  ``answers``: the reference answers' book
+    (one backed by the answer cache, or a kit's), or a function that makes it once the child
+    is started; ``while_waiting``: called once the child is
+    started, while this process has nothing to do but wait for it (``grader check`` imports
+    its report modules there)."""
+    from .run import SubmissionRun, budget_of
+    from .sandbox.launcher import stage_runner
+    from .submissions import Submission, stage
+    folder = Path(folder).resolve()
+    name = student or folder.name
+    with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
+        # The same staged copy a batch grades: links not followed, bytecode caches left out.
+        staged = stage(Submission(name, name, folder, "folder"), Path(work) / "staged",
+                       course.modules)
+        run = SubmissionRun(stage_runner(Path(work) / "runner"), staged.folder,
+                            budget_of(course), level, Path(work),
+                            tuple(getattr(course, "packages", ())))
+        try:
+            if any(not p.name.startswith(".") for p in staged.folder.iterdir()):
+                # The child starts (a sandbox, an interpreter) while this process imports
+                # the rest of the grader and builds its plan.
+                run.start()
+            from .grading import grade_submission, prepare
+            if callable(answers):
+                answers = answers()
+            plan, answers = prepare(course, only_visible=only_visible,
+                                    withhold_hidden=withhold_hidden, answers=answers)
+        except BaseException:
+            run.close()
+            raise
+        waiting = None
+        if while_waiting is not None:
+            import threading
+            waiting = threading.Thread(target=while_waiting, daemon=True)
+            waiting.start()
+        result = grade_submission(plan, answers, run.child_script, staged.folder,
+                                  run.budget, level, student=name, workdir=Path(work), run=run)
+        if waiting is not None:
+            waiting.join()
+        result.notes = list(staged.notes)
+        if staged.problem:
+            result.problem, result.problem_detail = "submission.unusable", staged.problem
+    return result
