@@ -102,9 +102,9 @@ def main():
     measured: list = []
     original = grading.shrink_counterexample
 
-    def timed(verdict, plan, run):
+    def timed(verdict, plan, run, answers):
         started = time.perf_counter()
-        result = original(verdict, plan, run)
+        result = original(verdict, plan, run, answers)
         if result is not verdict:
             measured.append((verdict.check.id, result.facts["example"]["nodes"],
                              time.perf_counter() - started))

@@ -9,15 +9,15 @@ asked.  For a plain call (e.g. an evaluation function): the ``value`` returned.
 
 from __future__ import annotations
 
-from reference.evaluation import EVALUATIONS
-from reference.search import SEARCHES, action_values, alphabeta
-
 from .calls import Call
 from .checks.common import same_number
 from .games import make_game, make_rules
 
 
 def answer_call(call: Call) -> list[dict]:
+    # The model solutions are imported only when an answer is computed: a self-check kit's
+    # answers come precomputed, and its grader has no ``reference`` package.
+    from reference.evaluation import EVALUATIONS
     if call.convention == "plain":
         evaluation = EVALUATIONS[call.reference]
         return [{"value": evaluation(*item)} for item in call.inputs()]
@@ -52,6 +52,7 @@ def adapt(answer: dict, convention: str, spec: dict) -> dict:
 
 def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
                   convention: str = "game") -> dict:
+    from reference.search import SEARCHES, action_values, alphabeta
     search = SEARCHES[reference]
     game, root = make_game(spec)
     if search is alphabeta:
@@ -119,7 +120,12 @@ class AnswerBook:
 
     With a ``cache`` (see ``grader.answer_cache``), answers stored by an earlier run are taken
     from it instead of computed, and ``save`` stores what this run computed.
+
+    A self-check kit's book (``grader.kit.KitAnswers``) answers the same questions from
+    precomputed answers, without the model solutions.
     """
+
+    shrinks = True     # the reference can answer new inputs: counterexamples can be shrunk
 
     def __init__(self, cache=None):
         self._answers: dict[str, list[dict]] = {}
@@ -136,6 +142,11 @@ class AnswerBook:
             return cls()
         from .answer_cache import AnswerCache
         return cls(AnswerCache.for_course(course))
+
+    def mistakes_of(self, reference: str) -> tuple:
+        """The catalogue's mistakes of a model solution (none for one without variants)."""
+        from reference.variants import MISTAKES_OF
+        return tuple(MISTAKES_OF.get(reference, ()))
 
     def variant(self, call: Call, mistake: str) -> list[dict]:
         from .mistakes import variant_answers

@@ -67,6 +67,9 @@ examples:
 
 Only the visible checks run; the hidden ones are only counted. The feedback page is written
 to --out (feedback.html, feedback.md and junit.xml, in a folder named after yours).
+With --kit, the checks and their answers come from a self-check kit (grader kit) instead of
+the task files: no model solution is needed.
+  grader check meine-abgabe --kit blatt3-kit/
 
 exit status: 0 every visible check passes; 1 a check fails; 2 bad input (task files, no
 such folder, the chosen sandbox does not work here)."""
@@ -94,6 +97,20 @@ example:
 
 exit status: 0 every test imported; 2 no such folder, a bad --prefix, nothing importable, or
 a test that could not be imported (the others are still written)."""
+
+KIT_EPILOG = """\
+example:
+  grader kit --tasks tasks/ --out blatt3-kit/
+  # a student, in their submission folder, with nothing but Python installed:
+  python3 ../blatt3-kit/check.py
+
+The kit holds the visible checks only, with the reference's answers (and the mistake
+catalogue's) precomputed for exactly their calls, a wheel of the grader without the model
+solutions, and check.py, which installs that wheel once into a virtual environment when no
+grader is installed. Hidden checks are only counted; nothing of them is in the kit.
+
+exit status: 0 written; 1 the kit could not be written; 2 the task files are malformed or a
+pinned answer disagrees with the reference."""
 
 MERGE_EPILOG = """\
 example:
@@ -163,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the feedback page.", epilog=CHECK_EPILOG)
     check.add_argument("folder", nargs="?", default=".", help="your submission folder [.]")
     check.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
+    check.add_argument("--kit", metavar="DIR", help="a self-check kit (grader kit) instead of "
+                       "--tasks: its visible checks and precomputed answers")
     check.add_argument("--lang", choices=("de", "en"))
     check.add_argument("--sandbox", choices=("auto", "bubblewrap", "container", "process"),
                        default="auto")
@@ -188,6 +207,15 @@ def build_parser() -> argparse.ArgumentParser:
                        "they pin against the reference.", epilog=VALIDATE_EPILOG)
     validate.add_argument("path", nargs="?", default="tasks", help="task file or folder [tasks]")
     validate.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
+
+    kit = command("kit", help="write a self-check kit for students: visible checks, their "
+                  "answers, no model solutions", description="Write the self-check kit an "
+                  "instructor hands students: the visible checks with their answers "
+                  "precomputed, a grader without the model solutions, and check.py to run "
+                  "it.", epilog=KIT_EPILOG)
+    kit.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
+    kit.add_argument("--out", required=True, metavar="DIR", help="the kit's folder (created)")
+    kit.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     importer = command("import-trees", help="turn the Pacman multi-agent project's "
                        "game-tree tests (*.test, *.solution) into a task file",
@@ -230,7 +258,7 @@ def _shard(text: str):
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
-            "validate": cmd_validate, "import-trees": cmd_import,
+            "validate": cmd_validate, "import-trees": cmd_import, "kit": cmd_kit,
             "merge": cmd_merge}[args.command](args)
 
 
@@ -479,11 +507,55 @@ def _write_worksheet(text: str, results, catalogue, out: Path, err) -> list[str]
     return []
 
 
-def cmd_check(args) -> int:
-    err = _ConsoleLater()
+def cmd_kit(args) -> int:
+    from .kit import build_kit
+    from .report.safe import terminal_text
+    err = _console(stderr=True)
     course = _load(args.tasks, err)
     if course is None:
         return EXIT_BAD_INPUT
+    answers = _answer_book(course, args)
+    if not _pins_hold(course, answers, err):
+        return EXIT_BAD_INPUT
+    try:
+        written = build_kit(course, answers, Path(args.out))
+    except OSError as error:
+        err.print(f"Could not write the kit: {terminal_text(str(error))}", markup=False,
+                  highlight=False)
+        return EXIT_FAILED
+    shown = sum(1 for t in course.tasks for c in t.checks if c.visibility == "visible")
+    hidden = sum(len(t.checks) for t in course.tasks) - shown
+    err.print(f"Wrote the self-check kit to {args.out} ({', '.join(p.name for p in written)}): "
+              f"{shown} visible checks, {hidden} hidden ones left out. Students run: "
+              f"python3 {Path(args.out) / 'check.py'} [their folder]", markup=False,
+              highlight=False)
+    return EXIT_OK
+
+
+def _check_source(args, err):
+    """``(course, answers, hidden checks)`` of a self-check: from ``--kit`` or the task
+    files; None after saying what is wrong."""
+    if args.kit:
+        from .kit import KitError, load_kit
+        try:
+            kit = load_kit(args.kit)
+        except KitError as error:
+            err.print(str(error), markup=False, highlight=False)
+            return None
+        return kit.course, (lambda: kit.answers), kit.hidden
+    course = _load(args.tasks, err)
+    if course is None:
+        return None
+    hidden = sum(1 for t in course.tasks for c in t.checks if c.visibility != "visible")
+    return course, (lambda: _answer_book(course, args)), hidden
+
+
+def cmd_check(args) -> int:
+    err = _ConsoleLater()
+    source = _check_source(args, err)
+    if source is None:
+        return EXIT_BAD_INPUT
+    course, answer_book, hidden = source
     folder = Path(args.folder)
     if not folder.is_dir():
         err.print(f"{folder}: no such folder", markup=False)
@@ -492,7 +564,7 @@ def cmd_check(args) -> int:
     if level is None:
         return EXIT_BAD_INPUT
     from .single import grade_folder
-    result = grade_folder(course, folder, level, answers=lambda: _answer_book(course, args),
+    result = grade_folder(course, folder, level, answers=answer_book,
                           while_waiting=_report_modules)
     console = _console()
     catalogue = _catalogue(course, args.lang)
@@ -510,7 +582,6 @@ def cmd_check(args) -> int:
             mark = "[green]✔[/]" if item["passed"] else "[red]✘[/]"
             console.print(f"  {mark} {item['function']} · {_escape(item['kind_title'])} "
                           f"({item['score']:g}/{item['max_score']:g}): {_escape(item['message'])}")
-    hidden = sum(1 for t in course.tasks for c in t.checks if c.visibility != "visible")
     if hidden:
         console.print(catalogue.text("ui.hidden_not_run", count=hidden))
     from .report.exports import points_line

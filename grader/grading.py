@@ -138,10 +138,15 @@ def attach_pictures(verdicts, plan: Plan, observations: dict, answers: AnswerBoo
     return result
 
 
-def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> Verdict:
-    """A failed random-tree verdict, its example replaced by a minimal counterexample."""
+def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun,
+                          answers: AnswerBook) -> Verdict:
+    """A failed random-tree verdict, its example replaced by a minimal counterexample (not
+    in a self-check kit, which has no reference to answer smaller trees: its example is the
+    smallest failing tree of the check's own)."""
     if verdict.passed or verdict.check.kind != "random-trees" or "example" not in verdict.facts:
         return verdict
+    if not answers.shrinks:
+        return smaller_known_example(verdict, plan, run, answers)
     from .answers import answer_search, reference_depth
     from .calls import canonical
     from .checks.random_trees import call_for_horizon, compare_tree, example, trees_of
@@ -184,6 +189,36 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun) -> V
                                                       horizon)})
 
 
+def smaller_known_example(verdict: Verdict, plan: Plan, run: SubmissionRun,
+                          answers) -> Verdict:
+    """A self-check kit's stand-in for shrinking: the student's search runs on the kit's small
+    trees (smallest first, answered in advance), and the smallest that fails the same way
+    replaces the example, if it is smaller."""
+    import json
+
+    from .checks.random_trees import call_for_horizon, compare_tree, example
+    from .randomtrees import size
+    horizon = verdict.facts.get("horizon")
+    known = answers.small_trees(verdict.check.id, horizon)
+    if known is None:
+        return verdict
+    items, known_answers = known
+    call = call_for_horizon(verdict.check, plan.calls_of[verdict.check.id], horizon)
+    observation = run.run_call(replace(call, items=items, time_limit=min(call.time_limit, 1.0)))
+    if observation.status != "ok":
+        return verdict
+    aspect = verdict.facts["example"].get("aspect")
+    for item, outcome, answer in zip(items, observation.items, known_answers):
+        tree = json.loads(item)
+        if size(tree) >= verdict.facts["example"]["nodes"]:
+            break
+        difference = compare_tree(verdict.check, outcome, answer)
+        if difference is not None and difference["aspect"] == aspect:
+            return replace(verdict, facts={**verdict.facts, "shrunk": True, "example": example(
+                verdict.check, tree, difference, answer, horizon)})
+    return verdict
+
+
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
                      budget: float, level: str | None = None,
                      student: str | None = None, workdir: Path | None = None,
@@ -220,7 +255,7 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
                 phase = [c for c in plan.checks if plan.is_shown(c) == shown]
                 judged = judge_all(replace(plan, checks=tuple(phase)), observations, answers)
                 for verdict in judged:
-                    verdicts[verdict.check.id] = shrink_counterexample(verdict, plan, run)
+                    verdicts[verdict.check.id] = shrink_counterexample(verdict, plan, run, answers)
                 if shown:
                     run.mark_shown_output()
             verdicts = [verdicts[c.id] for c in plan.checks]

@@ -15,14 +15,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from reference.variants import MISTAKES_OF, run
-
 from .answers import adapt, reference_depth
 from .checks.common import read_search_result, same_number
 from .games import make_game
 from .source_evidence import ruled_out
 
-SEARCH_FUNCTIONS = tuple(MISTAKES_OF)
 # Some mistakes behave identically on every tree (never raising alpha, not passing the window
 # on and `continue` instead of `break` all amount to "no pruning"; in Value(state, sign) an
 # unflipped sign is an unsigned leaf): those the student's source does not rule out
@@ -34,6 +31,7 @@ MAX_NAMED = 3
 def variant_answers(call, mistake: str) -> list[dict]:
     """What the variant with ``mistake`` does on each input of a search call, reported as the
     call's convention reports it."""
+    from reference.variants import run
     function = call.reference
     answers = []
     for spec in call.inputs():
@@ -63,15 +61,16 @@ def behaves_alike(outcome, answer: dict) -> bool:
     return outcome.log["visits"] == answer["visits"]
 
 
-def diagnose(function: str, runs, variant_of, excluded=frozenset()) -> list[str]:
-    """The mistakes whose variant behaves exactly like the student's function, on every input
-    the student's function ran on, leaving out those in ``excluded``.
+def diagnose(mistakes, runs, variant_of, excluded=frozenset()) -> list[str]:
+    """Those of ``mistakes`` (the catalogue's mistakes of the function's model solution) whose
+    variant behaves exactly like the student's function, on every input the student's
+    function ran on, leaving out those in ``excluded``.
 
     ``runs``: (observation, reference answers) per call of ``function``; ``variant_of(mistake,
     index)``: the variant's answers for the call ``runs[index]`` (computed only when needed).
     """
     matches = []
-    for mistake in MISTAKES_OF.get(function, ()):
+    for mistake in mistakes:
         if mistake in excluded:
             continue
         compared = differs = 0
@@ -119,14 +118,14 @@ def attach_diagnoses(verdicts, plan, observations, answers, source: Path | None 
         if function in signatures and not signatures[function]["adapted"]:
             continue  # called with arguments it does not take: no behaviour to diagnose
         calls = [c for c in plan.calls if c.function == function and c.convention != "plain"
-                 and c.reference in MISTAKES_OF]
+                 and answers.mistakes_of(c.reference)]
         references = {c.reference for c in calls}
         if len(references) != 1:
             continue
         runs = [(observations[c.key()], answers[c]) for c in calls]
         if all(obs.status != "ok" for obs, _ in runs):
             continue
-        named = diagnose(references.pop(), runs,
+        named = diagnose(answers.mistakes_of(references.pop()), runs,
                          lambda mistake, index: answers.variant(calls[index], mistake), absent)
         found[function] = named if len(named) <= MAX_NAMED else []
     result = []

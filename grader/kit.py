@@ -1,0 +1,239 @@
+"""A self-check kit: what an instructor hands students so that they can check their work
+before handing it in, without being handed the model solutions or the hidden checks.
+
+``grader kit --tasks PATH --out DIR`` writes into DIR:
+
+* ``kit.json``: the course as the grader reads it, cut to its *visible* checks (tasks with
+  none are left out, and so is every pinned answer), the reference's answers to exactly the
+  calls those checks make, the answers of the mistake catalogue's faulty variants to the same
+  calls (so that the feedback still names a classic mistake), and how many checks are hidden.
+  No hidden input and no hidden answer is in it: it is built from the plan of the visible
+  checks only.  Random-tree checks keep their seeded trees; their feedback shows the
+  smallest failing one, since there is no reference to shrink a counterexample against.
+* a wheel of the grader *without* ``reference/`` (``grader.wheel``), which is all a student
+  installs;
+* ``check.py``, the kit's own entry point: ``python3 check.py [FOLDER]`` runs ``grader check
+  --kit`` with the installed grader or, where there is none, with the kit's wheel installed
+  into a virtual environment in the grader's cache folder (made on first use).
+
+``grader check --kit DIR [FOLDER]`` gives the same feedback as ``grader check`` on the visible
+checks (apart from shrinking).  Nothing in this module imports ``reference``, except
+``build_kit``, through the answer book it is given.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import __version__
+from .answer_cache import AnswerCache, decode, dumps
+from .tasks import Check, Course, Limits, Task
+
+FORMAT = "gametree-grader kit 1"
+KIT_FILE = "kit.json"
+# Small trees per random-tree check and horizon, with their answers: where the grader shrinks
+# a failing tree with the reference, a kit runs these and shows the smallest that fails the
+# same way (half with small values, half with the check's own range).
+SMALL_TREES = 300
+ENTRY = "check.py"
+
+
+class KitError(Exception):
+    """A folder that is not a usable kit: says what to do."""
+
+
+# -- the course, cut to its visible checks --------------------------------------------------
+
+def visible_course(course: Course) -> tuple[Course, int]:
+    """The course with only its visible checks (tasks without one left out, pins dropped, task
+    files named without the instructor's folders), and how many checks were left out."""
+    tasks, hidden = [], 0
+    for task in course.tasks:
+        shown = tuple(replace(c, file=Path(c.file).name) for c in task.checks
+                      if c.visibility == "visible")
+        hidden += len(task.checks) - len(shown)
+        if shown:
+            tasks.append(replace(task, checks=shown, pins=(), file=Path(task.file).name))
+    return Course(course.title, course.language,
+                  tuple(Path(file).name for file in course.files), tuple(tasks),
+                  course.packages), hidden
+
+
+def course_to_json(course: Course) -> dict:
+    """The course as data that ``answer_cache.dumps`` stores exactly (tuples stay tuples)."""
+    return {"title": course.title, "language": course.language, "files": list(course.files),
+            "packages": list(course.packages),
+            "tasks": [_task_to_json(task) for task in course.tasks]}
+
+
+def _task_to_json(task: Task) -> dict:
+    data = {name: value for name, value in task.__dict__.items()
+            if name not in ("checks", "limits", "due", "pins")}
+    data["limits"] = task.limits.__dict__
+    data["due"] = task.due.isoformat() if task.due is not None else None
+    data["checks"] = [dict(check.__dict__) for check in task.checks]
+    return data
+
+
+def course_from_json(data: dict) -> Course:
+    tasks = []
+    for raw in data["tasks"]:
+        raw = dict(raw)
+        checks = tuple(Check(**check) for check in raw.pop("checks"))
+        due = raw.pop("due")
+        tasks.append(Task(**{**raw, "checks": checks, "pins": (),
+                             "limits": Limits(**raw.pop("limits")),
+                             "due": datetime.datetime.fromisoformat(due) if due else None}))
+    return Course(data["title"], data["language"], tuple(data["files"]), tuple(tasks),
+                  tuple(data["packages"]))
+
+
+# -- the answers ----------------------------------------------------------------------------
+
+class KitAnswers:
+    """The answer book of a kit: the reference's answers and the variants' answers to the
+    visible checks' calls, precomputed; a call the kit does not hold is a ``KitError`` (a kit
+    made for other task files), never a computation."""
+
+    shrinks = False    # no reference to answer the smaller trees a shrink would try
+
+    def __init__(self, answers: dict, variants: dict, mistakes: dict, small: dict):
+        self._answers = answers        # digest of the call's key -> answers
+        self._variants = variants      # digest -> {mistake: answers}
+        self._mistakes = mistakes      # model solution -> its catalogue's mistakes
+        self._small = small            # check id -> [[horizon, items, answers], ...]
+
+    def __getitem__(self, call) -> list[dict]:
+        try:
+            return self._answers[AnswerCache.digest(call.key())]
+        except KeyError:
+            raise KitError(f"the kit holds no answer for {call.function} in "
+                           f"{call.module}.py: it was made for other task files or another "
+                           "grader version; ask for a new kit") from None
+
+    def variant(self, call, mistake: str) -> list[dict]:
+        return self._variants.get(AnswerCache.digest(call.key()), {}).get(mistake) \
+            or [{"error": "not in kit"} for _ in call.items]
+
+    def mistakes_of(self, reference: str) -> tuple:
+        return tuple(self._mistakes.get(reference, ()))
+
+    def small_trees(self, check_id: str, horizon) -> tuple | None:
+        """``(items, answers)``: the kit's small trees for a random-tree check searched with
+        ``horizon``, smallest first (None if the kit has none)."""
+        for known, items, answers in self._small.get(check_id, ()):
+            if known == horizon:
+                return tuple(items), answers
+        return None
+
+    def save(self) -> None:
+        """Nothing to store: a kit's answers are fixed."""
+
+
+@dataclass(frozen=True)
+class Kit:
+    course: Course
+    answers: KitAnswers
+    hidden: int            # checks of the full course that the kit leaves out
+    folder: Path
+
+
+def kit_data(course: Course, book) -> dict:
+    """Everything ``kit.json`` holds, computed with the reference (``book``: an
+    ``AnswerBook``) for the visible checks' calls only."""
+    from .grading import Plan
+    shown, hidden = visible_course(course)
+    plan = Plan.of(shown, only_visible=True)
+    answers, variants, mistakes = {}, {}, {}
+    for call in plan.calls:
+        digest = AnswerCache.digest(call.key())
+        answers[digest] = book[call]
+        if call.convention == "plain":
+            continue
+        catalogue = book.mistakes_of(call.reference)
+        if catalogue:
+            mistakes[call.reference] = list(catalogue)
+            variants[digest] = {mistake: book.variant(call, mistake) for mistake in catalogue}
+    small = {check.id: [[horizon, list(call.items), book[call]]
+                        for horizon, call in _small_tree_calls(check, plan)]
+             for check in plan.checks if check.kind == "random-trees"}
+    return {"format": FORMAT, "grader": __version__, "hidden": hidden,
+            "course": course_to_json(shown), "answers": answers, "variants": variants,
+            "mistakes": mistakes, "small": small}
+
+
+def _small_tree_calls(check, plan):
+    """``(horizon, call)`` per horizon of a random-tree check: the check's call with small
+    trees of its kind as items, smallest first."""
+    from .calls import canonical
+    from .checks.random_trees import call_for_horizon, shape_of
+    from .randomtrees import generate, size
+    shape = shape_of(check)
+    small = replace(shape, branching=(min(shape.branching[0], 3), min(shape.branching[1], 3)),
+                    depth=(min(shape.depth[0], 3), min(shape.depth[1], 3)))
+    low, high = shape.values
+    tiny = replace(small, values=(max(low, -9), min(high, 9))) if low <= 9 and high >= -9 \
+        else small
+    seed = check.option("seed")
+    trees = {canonical(tree): tree for tree in generate(seed + 1, SMALL_TREES // 2, tiny)
+             + generate(seed + 2, SMALL_TREES // 2, small)}
+    items = tuple(sorted(trees, key=lambda text: (size(trees[text]), text)))
+    calls = plan.calls_of[check.id]
+    for horizon in sorted({call.args[0] if call.args else None for call in calls},
+                          key=lambda h: (h is not None, h or 0)):
+        yield horizon, replace(call_for_horizon(check, calls, horizon), items=items)
+
+
+def build_kit(course: Course, book, out: Path, wheel: bool = True) -> list[Path]:
+    """Write the kit into ``out`` (created); the files written."""
+    from .report.writers import write_atomically
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / KIT_FILE]
+    write_atomically(out / KIT_FILE, dumps(kit_data(course, book)) + "\n")
+    write_atomically(out / ENTRY, _entry_script(course))
+    (out / ENTRY).chmod((out / ENTRY).stat().st_mode | 0o111)
+    written.append(out / ENTRY)
+    if wheel:
+        from .wheel import build_wheel
+        for old in out.glob("*.whl"):
+            old.unlink()
+        written.append(build_wheel(out, with_reference=False))
+    return written
+
+
+def _entry_script(course: Course) -> str:
+    from .report.messages import Catalogue
+    from .report.writers import TEMPLATES
+    catalogue = Catalogue(course.language)
+    return TEMPLATES.get_template("kit_check.py.j2").render(
+        version=__version__, format=FORMAT,
+        texts={key: catalogue.text(f"kit.{key}") for key in ("installing", "no_venv",
+                                                                "install_failed")})
+
+
+def load_kit(folder: Path | str) -> Kit:
+    """The kit in ``folder``; a ``KitError`` saying what to do when it is not one."""
+    folder = Path(folder)
+    path = folder / KIT_FILE if folder.is_dir() else folder
+    try:
+        data = decode(path.read_bytes())
+    except FileNotFoundError:
+        raise KitError(f"{folder}: no {KIT_FILE} here; pass the folder of the self-check kit "
+                       "your instructor handed out") from None
+    except (OSError, ValueError) as error:
+        raise KitError(f"{path}: not a readable kit ({error}); ask for a new kit") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise KitError(f"{path}: not a kit of this grader ({FORMAT}); ask for a new kit")
+    if data.get("grader") != __version__:
+        raise KitError(f"{path}: made for grader {data.get('grader')}, this is "
+                       f"{__version__}; install the wheel that came with the kit")
+    try:
+        course = course_from_json(data["course"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise KitError(f"{path}: its course cannot be read ({error}); ask for a new kit") \
+            from None
+    return Kit(course, KitAnswers(data["answers"], data["variants"], data["mistakes"],
+                                  data["small"]), int(data["hidden"]), path.parent)
