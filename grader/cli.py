@@ -117,7 +117,8 @@ the task files are malformed); nothing is written then."""
 
 CLASSROOM_EPILOG = """\
 example (in the root of the assignment's template repository):
-  grader classroom --tasks tasks --install "gametree-grader @ git+https://github.com/ORG/gametree-grader.git"
+  grader classroom --tasks tasks \\
+      --install "gametree-grader @ git+https://github.com/ORG/gametree-grader.git@v0.1.0"
   git add .github/workflows/classroom.yml && git commit -m "Autograding"
 
 The workflow is named "Autograding Tests" with the one job "run-autograding-tests", as

@@ -32,7 +32,8 @@ JOB_ID = "run-autograding-tests"         # ... and this job: no other name is re
 DEFAULT_WORKFLOW = Path(".github") / "workflows" / "classroom.yml"
 # What `grader classroom` installs unless told otherwise: a placeholder the instructor
 # replaces with where their copy of the grader lives (a Git URL, a wheel, a package name).
-PLACEHOLDER_INSTALL = "gametree-grader @ git+https://github.com/YOUR-ORGANISATION/gametree-grader.git"
+PLACEHOLDER_INSTALL = ("gametree-grader @ "
+                       "git+https://github.com/YOUR-ORGANISATION/gametree-grader.git")
 # A step output may hold at most 1 MB; a message longer than this is cut.
 MAX_MESSAGE = 4000
 
