@@ -32,7 +32,7 @@ def template_repository(tmp_path: Path, student: str) -> Path:
     tasks/, the student's modules at the root."""
     repository = tmp_path / "blatt3-student"
     shutil.copytree(ROOT / "tasks", repository / "tasks")
-    for module in (ROOT / "submissions" / student).iterdir():
+    for module in (ROOT / "submissions" / student).glob("*.py"):
         shutil.copy(module, repository / module.name)
     return repository
 
