@@ -238,3 +238,13 @@ def test_without_install_the_placeholder_is_written_and_named(tmp_path, monkeypa
     assert f"{visible_points(course):g} points reach Classroom" in err
     assert any("YOUR-ORGANISATION" in step.get("run", "")
                for step in workflow["jobs"]["run-autograding-tests"]["steps"])
+
+
+def test_a_result_file_that_cannot_be_written_is_bad_input(tmp_path, capsys):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    status = main(["check", str(ROOT / "submissions" / "korrekt"), "--tasks", str(ROOT / "tasks"),
+                   "--out", str(tmp_path / "report"),
+                   "--classroom-result", str(blocker / "classroom.json")])
+    assert status == 2
+    assert "--classroom-result" in capsys.readouterr().err
