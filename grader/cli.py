@@ -1,4 +1,5 @@
-"""The ``grader`` command: grade, check, solve, validate, import-trees, merge.  Nothing else
+"""The ``grader`` command: grade, check, solve, validate, import-trees, merge, classroom.
+Nothing else
 lives here.
 
 Each command imports what it needs when it runs, so that ``grader check`` starts without the
@@ -64,6 +65,8 @@ examples:
   grader check                                  # the current folder, against ./tasks
   grader check meine-abgabe --tasks blatt3.yaml --lang en
   grader check . --points                       # ends with 'Points X/Y' for CI
+  grader check . --classroom-result classroom.json   # GitHub Classroom's result (see
+                                                # grader classroom)
 
 Only the visible checks run; the hidden ones are only counted. The feedback page is written
 to --out (feedback.html, feedback.md and junit.xml, in a folder named after yours).
@@ -72,7 +75,8 @@ the task files: no model solution is needed.
   grader check meine-abgabe --kit blatt3-kit/
 
 exit status: 0 every visible check passes; 1 a check fails; 2 bad input (task files, no
-such folder, the chosen sandbox does not work here)."""
+such folder, the chosen sandbox does not work here) or the --classroom-result file could
+not be written."""
 
 SOLVE_EPILOG = """\
 examples:
@@ -126,6 +130,23 @@ timings (see the README, "Sharding: job arrays and CI matrices").
 
 exit status: 0 merged; 1 an export could not be written; 2 the shards cannot be merged (or
 the task files are malformed); nothing is written then."""
+
+
+CLASSROOM_EPILOG = """\
+example (in the root of the assignment's template repository):
+  grader classroom --tasks tasks \\
+      --install "gametree-grader @ git+https://github.com/ORG/gametree-grader.git@v0.1.0"
+  git add .github/workflows/classroom.yml && git commit -m "Autograding"
+
+The workflow is named "Autograding Tests" with the one job "run-autograding-tests", as
+GitHub Classroom requires. On every push it installs bubblewrap and the grader, runs
+`grader check . --tasks PATH` (the visible checks), writes the feedback to the run's summary
+page and as the artifact "feedback", and hands the result to
+classroom-resources/autograding-grading-reporter@v1, which reports the points to Classroom.
+Without --install the workflow installs from a placeholder URL: replace it before use.
+
+exit status: 0 written; 2 bad input (task files, a --tasks path outside the repository, a
+--install or --tasks that is not one line) or the file could not be written."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -190,7 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "check/ in the grader's cache folder, so that no report ends up in the "
                        "hand-in]")
     check.add_argument("--points", action="store_true",
-                       help="end with a GitHub Classroom-style line 'Points X/Y'")
+                       help="end with a line 'Points X/Y' (the visible checks' points)")
+    check.add_argument("--classroom-result", metavar="FILE",
+                       help="write GitHub Classroom's grading result (the JSON its "
+                       "autograding-grading-reporter reads: one test per visible check) to "
+                       "FILE; in a GitHub Actions step ($GITHUB_OUTPUT set) also set the "
+                       "step's output 'result' to its base64 form")
     check.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     solve = command("solve", help="print the reference answers",
@@ -244,7 +270,28 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the task files the shards were graded with [tasks]")
     merge.add_argument("--lang", choices=("de", "en"),
                        help="language of the exports; must be the shards' [the shards']")
+    _classroom_parser(command)
     return parser
+
+
+def _classroom_parser(command) -> None:
+    classroom = command("classroom", help="write the GitHub Classroom autograding workflow "
+                        "of an assignment's template repository",
+                        description="Write the GitHub Actions workflow that grades a "
+                        "GitHub Classroom assignment on every push: the visible checks of "
+                        "the task files, feedback on the run's page, and the points "
+                        "reported to Classroom.", epilog=CLASSROOM_EPILOG)
+    classroom.add_argument("--tasks", default="tasks", help="the task file or folder, as a "
+                           "path inside the repository relative to its root (the current "
+                           "folder) [tasks]")
+    classroom.add_argument("--out", default=".github/workflows/classroom.yml",
+                           help="the workflow file to write [.github/workflows/classroom.yml]")
+    classroom.add_argument("--install", metavar="SPEC", help="what pip installs the grader "
+                           "from in the workflow: a requirement such as 'gametree-grader @ "
+                           "git+https://github.com/ORG/gametree-grader.git@v0.1.0' [a "
+                           "placeholder URL to replace]")
+    classroom.add_argument("--lang", choices=("de", "en"),
+                           help="language of the feedback [the course's]")
 
 
 def _shard(text: str):
@@ -259,7 +306,7 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
             "validate": cmd_validate, "import-trees": cmd_import, "kit": cmd_kit,
-            "merge": cmd_merge}[args.command](args)
+            "merge": cmd_merge, "classroom": cmd_classroom}[args.command](args)
 
 
 def program() -> None:
@@ -594,8 +641,50 @@ def cmd_check(args) -> int:
                   markup=False, highlight=False)
     if args.points:
         print(points_line(result))
+    if args.classroom_result and not _write_classroom_result(args.classroom_result, result,
+                                                             course, catalogue, err):
+        return EXIT_BAD_INPUT
     return EXIT_OK if all(v.passed for v in result.verdicts) else EXIT_FAILED
 
+
+def _write_classroom_result(path: str, result, course, catalogue, err) -> bool:
+    from .report.classroom import reporter_result, write_result
+    try:
+        write_result(Path(path), reporter_result(result, course, catalogue))
+    except OSError as error:
+        err.print(f"--classroom-result {path}: {error}", markup=False, highlight=False)
+        return False
+    return True
+
+
+def cmd_classroom(args) -> int:
+    from .report.classroom import PLACEHOLDER_INSTALL, WorkflowError, workflow
+    from .report.writers import write_atomically
+    err = _console(stderr=True)
+    course = _load(args.tasks, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    try:
+        text = workflow(args.tasks, args.install or PLACEHOLDER_INSTALL, args.lang)
+    except WorkflowError as error:
+        err.print(str(error), markup=False, highlight=False)
+        return EXIT_BAD_INPUT
+    try:
+        write_atomically(Path(args.out), text)
+    except OSError as error:
+        err.print(f"Could not write {args.out}: {error}", markup=False, highlight=False)
+        return EXIT_BAD_INPUT
+    visible = [c for t in course.tasks for c in t.checks if c.visibility == "visible"]
+    hidden = sum(len(t.checks) for t in course.tasks) - len(visible)
+    err.print(f"Wrote {args.out}: {len(visible)} visible check(s), "
+              f"{sum(c.points for c in visible):g} points reach Classroom"
+              + (f"; the {hidden} hidden check(s) run only with grader grade" if hidden else "")
+              + ".", markup=False, highlight=False)
+    if args.install is None:
+        err.print(f"The workflow installs the grader from the placeholder "
+                  f"'{PLACEHOLDER_INSTALL}': replace it in {args.out}, or write the workflow "
+                  "again with --install SPEC.", markup=False, highlight=False)
+    return EXIT_OK
 
 def _check_out(out: str | None, folder: Path) -> Path:
     """Where a self-check writes: ``--out``, else reports/check, unless that lies inside the

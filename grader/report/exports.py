@@ -1,5 +1,6 @@
 """Exports where instructors and CI already look: an LMS import for Moodle and for ILIAS,
-JUnit XML for CI test reporters, and a GitHub Classroom-style points line."""
+JUnit XML for CI test reporters, and a points line for CI logs (GitHub Classroom's own
+result is ``classroom.reporter_result``)."""
 
 from __future__ import annotations
 
@@ -53,5 +54,6 @@ def ilias_csv(results, course, catalogue: Catalogue) -> str:
 
 
 def points_line(result) -> str:
-    """The line GitHub Classroom's autograding reporter reads."""
+    """``Points X/Y``, for tools that read points from a job's log.  GitHub Classroom does not:
+    its grading reporter reads ``classroom.reporter_result`` from a step output."""
     return f"Points {points_text(result.score)}/{points_text(result.max_score)}"
