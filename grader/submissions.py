@@ -285,6 +285,10 @@ def _arrange(into: Path, modules: tuple) -> tuple:
     * the modules lie in a subfolder (``Abgabe/minimax.py``): the shallowest folder holding one
       of them is graded, if it is the only one at its depth;
     * a module's file differs only in case (``Minimax.py``): it is renamed.
+
+    Where that cannot be decided without a guess (two folders at one depth, two files that
+    differ only in case, modules deeper than ``SEARCH_DEPTH``), nothing is moved and a note
+    says what was found, for a person to decide.
     """
     if any(_module_in(into, module) for module in modules):
         return ()
@@ -303,7 +307,15 @@ def _arrange(into: Path, modules: tuple) -> tuple:
             archive.unlink()
             notes.append(Note("inner-archive", {"archive": display_name(archive.name)}))
     if not any(_module_in(into, module) for module in modules):
-        chosen = _shallowest_with_modules(into, modules)
+        chosen, candidates = _shallowest_with_modules(into, modules)
+        if chosen is None and candidates:
+            notes.append(Note("subfolder-ambiguous", {"folders": [
+                _display_path(c.relative_to(into).parts) + "/" for c in candidates]}))
+        elif chosen is None:
+            deeper = _deeper_module(into, modules)
+            if deeper is not None:
+                notes.append(Note("module-too-deep", {"path": _display_path(
+                    deeper.relative_to(into).parts), "depth": SEARCH_DEPTH}))
         if chosen is not None:
             hoisted = Path(tempfile.mkdtemp(prefix=".hoist-", dir=into.parent))
             try:
@@ -325,6 +337,9 @@ def _arrange(into: Path, modules: tuple) -> tuple:
                 alike[0].rename(into / wanted)
                 notes.append(Note("case-renamed", {"found": display_name(alike[0].name),
                                                    "expected": wanted}))
+            elif len(alike) > 1:
+                notes.append(Note("case-ambiguous", {"expected": wanted, "found": sorted(
+                    display_name(entry.name) for entry in alike)}))
     return tuple(notes)
 
 
@@ -332,8 +347,10 @@ def _module_in(folder: Path, module: str) -> bool:
     return (folder / f"{module}.py").is_file() or (folder / module / "__init__.py").is_file()
 
 
-def _shallowest_with_modules(into: Path, modules: tuple) -> Path | None:
-    """The only folder, at the smallest depth, that holds one of ``modules`` (in any case)."""
+def _shallowest_with_modules(into: Path, modules: tuple) -> tuple:
+    """``(folder, candidates)``: the only folder, at the smallest depth, that holds one of
+    ``modules`` (in any case), or None and every folder at that depth holding one (none: no
+    folder within ``SEARCH_DEPTH`` does)."""
     wanted = {f"{module}.py".casefold() for module in modules}
     level = [into]
     for _ in range(SEARCH_DEPTH):
@@ -345,7 +362,19 @@ def _shallowest_with_modules(into: Path, modules: tuple) -> Path | None:
                    if any(child.name.casefold() in wanted for child in folder.iterdir()
                           if child.is_file())]
         if holding:
-            return holding[0] if len(holding) == 1 else None
+            return (holding[0], holding) if len(holding) == 1 else (None, holding)
+    return None, []
+
+
+def _deeper_module(into: Path, modules: tuple) -> Path | None:
+    """The first of ``modules`` (in any case) below ``SEARCH_DEPTH`` folders, if any (links
+    not followed; the copy is bounded by the staging's limits)."""
+    wanted = {f"{module}.py".casefold() for module in modules}
+    for folder, children, files in os.walk(into):
+        children[:] = sorted(c for c in children if not c.startswith((".", "__")))
+        found = sorted(f for f in files if f.casefold() in wanted)
+        if found and len(Path(folder).relative_to(into).parts) > SEARCH_DEPTH:
+            return Path(folder) / found[0]
     return None
 
 

@@ -24,8 +24,8 @@ import pytest
 from grader import submissions
 from grader.notes import Note
 from grader.report.messages import Catalogue
-from grader.submissions import (MAX_ENTRIES, RESERVED_NAMES, ArchiveError, UnpackStats,
-                                content_hash, find, stage, unpack)
+from grader.submissions import (MAX_ENTRIES, RESERVED_NAMES, ArchiveError, Submission,
+                                UnpackStats, content_hash, find, stage, unpack)
 
 from conftest import DATA, ROOT
 
@@ -663,11 +663,33 @@ def test_an_uploaded_archive_a_subfolder_and_a_name_in_another_case_are_arranged
 
     # Two folders at the same depth: which one is meant needs a person, not a guess.
     staged = stage(found["Zwei Ordner"], tmp_path / "zwei", modules)
-    assert sorted(p.name for p in staged.folder.iterdir()) == ["alt", "neu"] and not staged.notes
+    assert sorted(p.name for p in staged.folder.iterdir()) == ["alt", "neu"]
+    assert [(n.key, n.facts) for n in staged.notes] == [
+        ("subfolder-ambiguous", {"folders": ["alt/", "neu/"]})]
 
     # Without the course's modules (or with one at the top), nothing is moved.
     assert not stage(found["Erika Musterfrau"], tmp_path / "plain").notes
     assert (tmp_path / "plain" / "Abgabe Blatt 3" / "Minimax.py").is_file()
+
+
+def test_what_cannot_be_arranged_without_a_guess_is_left_as_it_is_with_a_note(tmp_path):
+    modules = ("evaluation", "minimax")
+    two_cases = tmp_path / "cases"
+    two_cases.mkdir()
+    for name in ("Minimax.py", "MINIMAX.py"):
+        (two_cases / name).write_text("def minimax(game, state):\n    return 0, None\n")
+    staged = stage(Submission("cases", "cases", two_cases, "folder"), tmp_path / "a", modules)
+    assert sorted(p.name for p in staged.folder.iterdir()) == ["MINIMAX.py", "Minimax.py"]
+    assert [(n.key, n.facts) for n in staged.notes] == [
+        ("case-ambiguous", {"expected": "minimax.py", "found": ["MINIMAX.py", "Minimax.py"]})]
+
+    deep = tmp_path / "deep"
+    (deep / "a" / "b" / "c" / "d").mkdir(parents=True)
+    (deep / "a" / "b" / "c" / "d" / "minimax.py").write_text("")
+    staged = stage(Submission("deep", "deep", deep, "folder"), tmp_path / "b", modules)
+    assert (staged.folder / "a").is_dir() and not (staged.folder / "minimax.py").exists()
+    assert [(n.key, n.facts) for n in staged.notes] == [
+        ("module-too-deep", {"path": "a/b/c/d/minimax.py", "depth": 3})]
 
 
 def test_a_moodle_download_is_graded_as_its_students_handed_it_in(tmp_path):
