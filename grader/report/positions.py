@@ -86,14 +86,12 @@ def _board(rules, state: str, steps: list) -> dict:
     last = steps[-1][1] if steps else None
     return {"cells": [{"mark": "" if mark == "." else mark, "last": cell == last}
                       for cell, mark in enumerate(state)],
-            "rows": [state[i:i + 3] for i in range(0, len(state), 3)],
-            "to_move": None if rules.is_terminal(state) else rules.to_move(state)}
+            "rows": [state[i:i + 3] for i in range(0, len(state), 3)]}
 
 
 def _pile(rules, state: tuple, steps: list) -> dict:
     sticks = state[0]
     return {"sticks": sticks, "drawn": sticks if sticks <= MAX_DRAWN_STICKS else None,
-            "taken": steps[-1][1] if steps else None,
             "to_move": None if rules.is_terminal(state) else rules.to_move(state)}
 
 
@@ -113,7 +111,7 @@ def _legend(game: str, spec: dict, replay: PathReplay, rows: list[dict]) -> dict
         example = {"path": name, "steps": [{"player": p, "action": a} for p, a in shown],
                    "more": len(steps) > len(shown)}
     legend = {"game": game, "root_player": replay.rules.to_move(replay.root),
-              "players": list(replay.rules.players), "example": example}
+              "example": example}
     if game == "tictactoe":
         cells = range(len(replay.root))
         legend["numbering"] = [list(cells[i:i + 3]) for i in range(0, len(cells), 3)]
