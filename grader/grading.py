@@ -283,7 +283,9 @@ def bounded_facts(facts: dict) -> dict:
 
 def _bounded_picture(picture: dict) -> dict:
     """Trees of up to ``trees.MAX_DRAWN`` nodes are drawn whole; of a larger search only the
-    visits around the first difference are tabulated, so only they are kept."""
+    visits around the first difference are tabulated, so only they are kept, with the spec of
+    a game whose positions the table shows (a board or a pile: a few bytes)."""
+    from .report.positions import game_of
     from .report.trees import drawable
     if drawable(picture.get("spec")):
         return picture
@@ -292,7 +294,8 @@ def _bounded_picture(picture: dict) -> dict:
                  min(len(expected), len(observed)))
     start = max(0, first - 2 * SEQUENCE_CONTEXT)
     end = first + SEQUENCE_CONTEXT + 1
-    return {"key": picture["key"], "spec": {"kind": (picture.get("spec") or {}).get("kind")},
+    spec = picture.get("spec") or {}
+    return {"key": picture["key"], "spec": spec if game_of(spec) else {"kind": spec.get("kind")},
             "values": {}, "first": None, "offset": start,
             "expected": expected[start:end], "observed": observed[start:end],
             "expected_length": len(expected), "observed_length": len(observed)}

@@ -1,5 +1,6 @@
 """The HTML reports, looked at in a real browser (headless Chromium) as a person would."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -128,3 +129,57 @@ def test_the_page_fits_a_phone(browser, reports):
     page_width = browser.execute_script("return document.documentElement.scrollWidth")
     assert page_width <= 400, "only the tree scrolls sideways, not the page"
     browser.set_window_size(1000, 1400)
+
+
+@pytest.fixture
+def phone(browser):
+    """The browser at a phone's size (an iPhone X's viewport), set back afterwards."""
+    browser.set_window_size(375, 812)
+    yield browser
+    browser.set_window_size(1000, 1400)
+
+
+@pytest.mark.parametrize("student", ["strikter-schnitt", "mia"])
+def test_on_a_phone_every_check_keeps_its_function_name_in_view(phone, reports, student):
+    assert open_page(phone, reports / student / "feedback.html") == []
+    width = phone.execute_script("return document.documentElement.clientWidth")
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= width, \
+        "only pictures scroll sideways, not the page"
+    rows = phone.find_elements("css selector", "table.checks tr.passed, table.checks tr.failed")
+    assert len(rows) > 20
+    for row in rows:
+        function = row.find_element("css selector", "td.function")
+        box = function.rect
+        assert function.is_displayed() and box["width"] > 0 and box["height"] > 0, \
+            row.get_attribute("id")
+        assert 0 <= box["x"] and box["x"] + box["width"] <= width, row.get_attribute("id")
+        assert function.text == row.get_attribute("id").split("/")[1]
+
+
+def test_a_failed_tictactoe_search_is_tabulated_with_boards_and_a_legend(browser, reports):
+    assert open_page(browser, reports / "strikter-schnitt" / "feedback.html") == []
+    table = browser.find_element("css selector", "#ttt-midgame-a table.sequence.positions")
+    paths = table.find_elements("css selector", "td code")
+    boards = table.find_elements("css selector", ".board")
+    assert len(paths) >= 10 and len(boards) == len(paths), "a board beside every path"
+    for board in boards:
+        assert board.is_displayed()
+        cells = board.find_elements("css selector", ":scope > span")
+        assert len(cells) == 9
+        rows = {round(cell.rect["y"]) for cell in cells}
+        columns = {round(cell.rect["x"]) for cell in cells}
+        assert len(rows) == 3 and len(columns) == 3, "three rows of three cells"
+        assert 30 <= board.rect["width"] <= 60 and abs(board.rect["width"]
+                                                       - board.rect["height"]) <= 2
+    last = boards[0].find_element("css selector", ".last")
+    empty = boards[0].find_element("css selector", ".empty")
+    assert last.value_of_css_property("background-color") != \
+        empty.value_of_css_property("background-color"), "the last move stands out"
+    legend = browser.find_element("css selector", "#ttt-midgame-a .positions-legend")
+    assert legend.is_displayed()
+    assert "the moves that lead to it from the task's position" in legend.text
+    assert re.search(r"For example, [0-9-]+ means: X marks cell \d, then O marks cell \d",
+                     legend.text)
+    numbers = legend.find_elements("css selector", ".board.numbers > span")
+    assert [cell.text for cell in numbers] == list("012345678")
+    assert all(cell.is_displayed() for cell in numbers)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 from .messages import Catalogue
+from .positions import table_positions
 from .trees import drawable, sequence_rows, text_tree, tree_layout
 
 
@@ -91,6 +92,8 @@ def picture_view(facts: dict) -> dict | None:
         view["text"] = text_tree(spec, picture["values"], expected, observed)
     else:
         view["rows"] = sequence_rows(expected, observed, offset=picture.get("offset", 0))
+        # Tic-tac-toe and matchsticks: each node's board or pile, and a legend of the paths
+        view["legend"] = table_positions(spec, view["rows"])
     return view
 
 

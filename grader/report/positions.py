@@ -1,0 +1,121 @@
+"""The positions behind the node names of a visit table, for tic-tac-toe and matchsticks.
+
+A visit log names a node of a game search by the actions that lead to it from the task's
+position, joined by ``-`` (``"4-0-8"``: a mark on cell 4, then on 0, then on 8; ``"root"`` is
+the task's position itself).  To show a board or a pile of sticks next to such a name, the
+path is replayed with the game's own rules (``grader.games.make_rules`` on the picture's
+spec); this module knows no rule of its own and never names a node: ``rules.node_name`` does.
+Explicit trees are left alone: their nodes have names of their own, and pictures.
+
+Everything here is data for the templates (``feedback.html.j2``, ``feedback.md.j2``); every
+word a reader sees is in the message catalogue.
+"""
+
+from __future__ import annotations
+
+from ..games import make_rules
+
+SHOWN_GAMES = ("tictactoe", "nim")
+MAX_EXAMPLE_STEPS = 3     # moves spelled out in the legend's example path
+MAX_DRAWN_STICKS = 40     # larger piles are given as a number only
+
+
+class PathReplay:
+    """Node names of one game's search -> the states they stand for.
+
+    >>> replay = PathReplay({"kind": "nim", "sticks": 5, "max_take": 2})
+    >>> replay.state_of("1-2")
+    ((2, 'MAX'), [('MAX', 1), ('MIN', 2)])
+    """
+
+    def __init__(self, spec: dict):
+        self.rules = make_rules(spec)
+        self.root = self.rules.initial_state()
+        self._known: dict = {"root": (self.root, [])}
+
+    def state_of(self, name):
+        """``(state, steps)`` of the node ``name``, steps being ``(player, action)`` from the
+        root; None for a name no path of legal moves leads to."""
+        if not isinstance(name, str):
+            return None
+        if name in self._known:
+            return self._known[name]
+        state, steps, current = self.root, [], "root"
+        while current != name:
+            for action in self.rules.actions(state):
+                child = self.rules.result(state, action)
+                child_name = self.rules.node_name(current, action, child)
+                # The child lies on the path if its name is the whole name or a prefix of it
+                # that ends where the next action's separator begins.
+                if name == child_name or (name.startswith(child_name)
+                                          and not name[len(child_name)].isalnum()):
+                    steps = steps + [(self.rules.to_move(state), action)]
+                    state, current = child, child_name
+                    self._known.setdefault(current, (state, steps))
+                    break
+            else:
+                return None
+        return state, steps
+
+
+def game_of(spec) -> str | None:
+    kind = spec.get("kind") if isinstance(spec, dict) else None
+    return kind if kind in SHOWN_GAMES else None
+
+
+def table_positions(spec, rows: list[dict]) -> dict | None:
+    """Add each row's positions (``expected_position``, ``observed_position``) and return the
+    legend's facts; None (rows untouched) for a game whose nodes keep their names, or a spec
+    an older report kept without its game."""
+    game = game_of(spec)
+    if game is None:
+        return None
+    try:
+        replay = PathReplay(spec)
+    except (KeyError, TypeError, ValueError):
+        return None
+    describe = _board if game == "tictactoe" else _pile
+    for row in rows:
+        for side in ("expected", "observed"):
+            found = replay.state_of(row[side])
+            row[f"{side}_position"] = describe(replay.rules, *found) if found else None
+    return _legend(game, spec, replay, rows)
+
+
+def _board(rules, state: str, steps: list) -> dict:
+    last = steps[-1][1] if steps else None
+    return {"cells": [{"mark": "" if mark == "." else mark, "last": cell == last}
+                      for cell, mark in enumerate(state)],
+            "rows": [state[i:i + 3] for i in range(0, len(state), 3)]}
+
+
+def _pile(rules, state: tuple, steps: list) -> dict:
+    sticks = state[0]
+    return {"sticks": sticks, "drawn": sticks if sticks <= MAX_DRAWN_STICKS else None,
+            "to_move": None if rules.is_terminal(state) else rules.to_move(state)}
+
+
+def _legend(game: str, spec: dict, replay: PathReplay, rows: list[dict]) -> dict:
+    """What the legend says of this table: who moves at the root, the numbering of cells or
+    the size of the pile, and one of the table's own paths spelled out move by move."""
+    names = [row[side] for row in rows for side in ("expected", "observed")]
+    replayed = [(name, replay.state_of(name)) for name in names]
+    replayed = [(name, found[1]) for name, found in replayed if found and found[1]]
+    example = None
+    if replayed:
+        # One of the table's own paths, the longest that is spelled out whole (the first of
+        # several as long): it shows how the moves alternate in what the reader looks at.
+        short = [item for item in replayed if len(item[1]) <= MAX_EXAMPLE_STEPS]
+        name, steps = max(short or replayed, key=lambda item: len(item[1]))
+        shown = steps[:MAX_EXAMPLE_STEPS]
+        example = {"path": name, "steps": [{"player": p, "action": a} for p, a in shown],
+                   "more": len(steps) > len(shown)}
+    legend = {"game": game, "root_player": replay.rules.to_move(replay.root),
+              "example": example}
+    if game == "tictactoe":
+        cells = range(len(replay.root))
+        legend["numbering"] = [list(cells[i:i + 3]) for i in range(0, len(cells), 3)]
+    else:
+        legend.update(sticks=replay.rules.sticks, max_take=replay.rules.max_take,
+                      last_loses=replay.rules.last_loses)
+    return legend
