@@ -275,3 +275,17 @@ def test_the_run_exits_1_when_results_json_cannot_be_written(autograder, tmp_pat
     (root / "results").write_text("a file where the folder should be")
     assert main(["gradescope-run", "--root", str(root)]) == 1
     assert "Could not write" in capsys.readouterr().err
+
+
+def test_setup_installs_the_course_s_packages_beside_the_grader(tmp_path):
+    zipped = tmp_path / "autograder.zip"
+    done = build(DATA / "conventions" / "multi-agent" / "tasks.yaml", zipped)
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(zipped) as archive:
+        archive.extract("setup.sh", tmp_path)
+        assert "tasks/tasks.yaml" in archive.namelist()
+    setup = (tmp_path / "setup.sh").read_text()
+    assert f'"$source_dir/{wheel_name(grader.__version__)}" numpy\n' in setup
+    checked = subprocess.run(["bash", "-n", str(tmp_path / "setup.sh")], capture_output=True,
+                             text=True)
+    assert checked.returncode == 0, checked.stderr
