@@ -131,6 +131,30 @@ timings (see the README, "Sharding: job arrays and CI matrices").
 exit status: 0 merged; 1 an export could not be written; 2 the shards cannot be merged (or
 the task files are malformed); nothing is written then."""
 
+GRADESCOPE_EPILOG = """\
+example:
+  grader gradescope --tasks tasks --out autograder.zip
+  unzip -l autograder.zip     # setup.sh, run_autograder, tasks/*.yaml, the grader's wheel
+
+Upload the zip as a programming assignment's autograder (Configure Autograder, Ubuntu base
+image). setup.sh installs bubblewrap, libseccomp2 and the grader (its dependencies from the
+package index) and computes the reference answers when Gradescope builds the image;
+run_autograder grades each submission on every check, the hidden ones too, at the strongest
+sandbox that works there. The task files are checked and their pinned answers verified first.
+
+exit status: 0 written; 1 the zip (or the grader's wheel) could not be written; 2 the task
+files are malformed or a pinned answer disagrees with the reference."""
+
+GRADESCOPE_RUN_EPILOG = """\
+example (what run_autograder does; a folder standing in for /autograder):
+  mkdir -p ag/source ag/submission && unzip -q autograder.zip -d ag/source
+  cp submissions/korrekt/*.py ag/submission/
+  grader gradescope-run --root ag && cat ag/results/results.json
+
+exit status: 0 results.json written, whatever the score; 1 the grader failed on the
+submission or results.json could not be written; 2 the task files in ROOT/source/tasks are
+unusable. results.json is written in every case where its folder can be written."""
+
 
 CLASSROOM_EPILOG = """\
 example (in the root of the assignment's template repository):
@@ -271,6 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("--lang", choices=("de", "en"),
                        help="language of the exports; must be the shards' [the shards']")
     _classroom_parser(command)
+    _gradescope_commands(command)
     return parser
 
 
@@ -294,6 +319,32 @@ def _classroom_parser(command) -> None:
                            help="language of the feedback [the course's]")
 
 
+def _gradescope_commands(command) -> None:
+    """grader gradescope (the autograder zip) and grader gradescope-run (what its
+    run_autograder calls inside Gradescope's image)."""
+    gradescope = command("gradescope", help="write a Gradescope autograder zip",
+                         description="Write a Gradescope autograder zip: setup.sh, "
+                         "run_autograder, the task files and a wheel of this grader, which "
+                         "grades each submission on every check (hidden ones included) "
+                         "and writes Gradescope's results.json.", epilog=GRADESCOPE_EPILOG)
+    gradescope.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
+    gradescope.add_argument("--out", default="autograder.zip",
+                            help="the zip to write [autograder.zip]")
+    gradescope.add_argument("--lang", choices=("de", "en"), help="language of the feedback "
+                            "in Gradescope [the course's]")
+    gradescope.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
+    run = command("gradescope-run", help="grade one submission as the Gradescope "
+                  "autograder does (run_autograder calls it)",
+                  description="Grade ROOT/submission against ROOT/source/tasks on every "
+                  "check at the strongest sandbox that works (hidden checks withheld at the "
+                  "'process' level) and write ROOT/results/results.json in Gradescope's "
+                  "format, with the course's leaderboard.", epilog=GRADESCOPE_RUN_EPILOG)
+    run.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"),
+                     help="the autograder's folder [$AUTOGRADER_ROOT, else /autograder]")
+    run.add_argument("--lang", choices=("de", "en"), help="language of the feedback "
+                     "[the course's]")
+
+
 def _shard(text: str):
     from .shards import parse_shard
     try:
@@ -306,7 +357,8 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
             "validate": cmd_validate, "import-trees": cmd_import, "kit": cmd_kit,
-            "merge": cmd_merge, "classroom": cmd_classroom}[args.command](args)
+            "merge": cmd_merge, "classroom": cmd_classroom, "gradescope": cmd_gradescope,
+            "gradescope-run": cmd_gradescope_run}[args.command](args)
 
 
 def program() -> None:
@@ -344,6 +396,38 @@ def cmd_merge(args) -> int:
     _closing_line(err, f"Merged {len(args.shards)} shard(s): {len(outcome.results)} "
                        "submission(s)", outcome, course, args.out)
     return EXIT_FAILED if outcome.export_errors else EXIT_OK
+
+
+def cmd_gradescope(args) -> int:
+    from .gradescope import build_autograder
+    from .grading import prepare
+    from .wheel import WheelError
+    err = _console(stderr=True)
+    course = _load(args.tasks, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    _, answers = prepare(course, answers=_answer_book(course, args))
+    if not _pins_hold(course, answers, err):
+        return EXIT_BAD_INPUT
+    try:
+        out = build_autograder(course, Path(args.out), args.lang)
+    except (OSError, WheelError) as error:
+        err.print(f"Could not write {args.out}: {error}", markup=False, highlight=False)
+        return EXIT_FAILED
+    err.print(f"Wrote {out}: {len(course.tasks)} tasks, {course.max_score:g} points. Upload "
+              "it as the assignment's autograder on Gradescope (Configure Autograder).",
+              markup=False, highlight=False)
+    return EXIT_OK
+
+
+def cmd_gradescope_run(args) -> int:
+    from .gradescope import run
+    try:
+        return run(Path(args.root), args.lang)
+    except OSError as error:   # results.json could not be written
+        print(f"Could not write {Path(args.root) / 'results' / 'results.json'}: {error}",
+              file=sys.stderr)
+        return EXIT_FAILED
 
 
 def _closing_line(err, done: str, outcome, course, out) -> None:

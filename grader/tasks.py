@@ -9,6 +9,8 @@ A task file describes one exercise sheet::
       limits: {call_seconds: 2, submission_seconds: 60}
       modules: {minimax: minimax, alphabeta: minimax, negamax: minimax, evaluate: evaluation}
       packages: [numpy]           # [none] third-party packages students may import
+      gradescope:                 # [none] the Gradescope autograder's leaderboard columns
+        leaderboard: [{name: Knoten, value: visited, check: ttt/alphabeta/count}]
     tasks:
       - id: tree-blatt3
         title: Minimax am Baum
@@ -51,6 +53,10 @@ DEFAULT_REFERENCES = {"Value": "negamax", "MinimaxAgent": "minimax",
 PLAYERS = ("MAX", "MIN", "CHANCE")
 LANGUAGES = ("de", "en")
 VISIBILITIES = ("visible", "hidden", "after_due")
+# What a Gradescope leaderboard column can show, and its default order (desc: higher ranks
+# higher): the total points, one task's points, the nodes the student's search visited in one
+# count check, the grading time.
+LEADERBOARD_VALUES = {"score": "desc", "task": "desc", "visited": "asc", "seconds": "asc"}
 TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -113,12 +119,25 @@ class Task:
 
 
 @dataclass(frozen=True)
+class LeaderboardColumn:
+    """One column of the Gradescope autograder's leaderboard (``course: gradescope:
+    leaderboard:``); what it shows is in ``LEADERBOARD_VALUES``."""
+    name: str
+    value: str
+    order: str               # "desc" (higher ranks higher) or "asc"
+    of: str | None           # the task's id (value "task"), the count check's (value "visited")
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Course:
     title: str
     language: str
     files: tuple
     tasks: tuple = field(default_factory=tuple)
     packages: tuple = ()     # distributions students may import (see grader/packages.py)
+    leaderboard: tuple = ()  # LeaderboardColumn: Gradescope's leaderboard, in file order
 
     @property
     def max_score(self) -> float:
@@ -154,11 +173,12 @@ def load_course(path: Path | str) -> Course:
         raise TaskFileError([Problem(str(path), 0, "the folder holds no *.yaml task file")])
     problems: list[Problem] = []
     tasks: list[Task] = []
-    titles, languages, packages = [], [], []
+    titles, languages, packages, leaderboard = [], [], [], []
     seen_ids: dict[str, str] = {}
     for file in files:
         reader = _SheetReader(str(file), problems)
         sheet = reader.read()
+        leaderboard += reader.leaderboard
         if sheet is None:
             continue
         title, language, sheet_tasks, sheet_packages = sheet
@@ -172,12 +192,57 @@ def load_course(path: Path | str) -> Course:
                                         "unique"))
             seen_ids.setdefault(task.id, f"{task.file}:{task.line}")
             tasks.append(task)
+    problems += leaderboard_problems(leaderboard, tasks)
     if problems:
         raise TaskFileError(sorted(problems, key=lambda p: (p.file, p.line)))
     return Course(title=" · ".join(t for t in titles if t) or path.stem,
                   language=languages[0] if languages else "en",
                   files=tuple(str(f) for f in files), tasks=tuple(tasks),
-                  packages=tuple(packages))
+                  packages=tuple(packages), leaderboard=tuple(leaderboard))
+
+
+def leaderboard_problems(columns, tasks) -> list[Problem]:
+    """What is wrong with the leaderboard's columns once every task is known: a name used
+    twice, a task or check that does not exist, and a column that would show every student
+    (the leaderboard is public) a result of a hidden or after-due check."""
+    problems = []
+    names: dict[str, str] = {}
+    task_by_id = {task.id: task for task in tasks}
+    check_by_id = {check.id: check for task in tasks for check in task.checks}
+
+    def secret(checks) -> list[str]:
+        return [check.id for check in checks if check.visibility != "visible"]
+    for column in columns:
+        def problem(message):
+            problems.append(Problem(column.file, column.line, message))
+        if column.name in names:
+            problem(f"leaderboard column {column.name!r} is named twice (first at "
+                    f"{names[column.name]}); each column needs its own name")
+        names.setdefault(column.name, f"{column.file}:{column.line}")
+        if column.value == "score":
+            hidden = secret(check for task in tasks for check in task.checks)
+        elif column.value == "task":
+            if column.of not in task_by_id:
+                problem(f"no task has the id {column.of!r}; known: {', '.join(task_by_id)}")
+                continue
+            hidden = secret(task_by_id[column.of].checks)
+        elif column.value == "visited":
+            check = check_by_id.get(column.of)
+            if check is None or check.kind != "count":
+                counts = [c for c in check_by_id.values() if c.kind == "count"]
+                problem(f"{column.of!r} is not the id of a count check; 'visited' shows the "
+                        "nodes a search visited in a count check, e.g. "
+                        f"{counts[0].id if counts else 'TASK/alphabeta/count'}")
+                continue
+            hidden = secret([check])
+        else:
+            hidden = []
+        if hidden:
+            problem(f"the leaderboard is shown to every student, and this column would "
+                    f"show the result of hidden or after-due checks ({', '.join(hidden[:3])}"
+                    f"{', ...' if len(hidden) > 3 else ''}); show a visible check's task or "
+                    "count instead, or make those checks visible")
+    return problems
 
 
 class _SheetReader:
@@ -187,6 +252,7 @@ class _SheetReader:
         self.file = file
         self.problems = problems
         self.due = None
+        self.leaderboard: list[LeaderboardColumn] = []
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
@@ -206,7 +272,8 @@ class _SheetReader:
             self.problem(document.line_of("course"), "'course' must be a mapping")
             header = LocatedDict()
         self.unknown_keys(header, ("title", "language", "prune_on_equality", "limits",
-                                   "modules", "due", "packages"))
+                                   "modules", "due", "packages", "gradescope"))
+        self.leaderboard = self.gradescope(header)
         self.due = self.date(header, "due")
         title = str(header.get("title", ""))
         language = header.get("language", "en")
@@ -265,6 +332,59 @@ class _SheetReader:
             elif name not in names:
                 names.append(name)
         return names
+
+    def gradescope(self, header) -> list[LeaderboardColumn]:
+        """The course's ``gradescope: {leaderboard: [...]}``: the leaderboard's columns (their
+        tasks and checks are looked up once every file is read)."""
+        raw = header.get("gradescope")
+        if raw is None:
+            return []
+        if not isinstance(raw, LocatedDict):
+            self.problem(header.line_of("gradescope"), "'gradescope' must be a mapping, e.g. "
+                         "{leaderboard: [{name: Knoten, value: visited, check: ID}]}")
+            return []
+        self.unknown_keys(raw, ("leaderboard",))
+        entries = raw.get("leaderboard", LocatedList())
+        if not isinstance(entries, LocatedList):
+            self.problem(raw.line_of("leaderboard"), "'leaderboard' must be a list of "
+                         "columns, each {name: ..., value: score|task|visited|seconds}")
+            return []
+        columns = []
+        for index, entry in enumerate(entries):
+            line = entries.line_of(index)
+            if not isinstance(entry, LocatedDict):
+                self.problem(line, "a leaderboard column is a mapping such as {name: Punkte, "
+                             "value: task, task: ID}")
+                continue
+            self.unknown_keys(entry, ("name", "value", "order", "task", "check"))
+            name, value = entry.get("name"), entry.get("value")
+            if not isinstance(name, str) or not name.strip():
+                self.problem(entry.line_of("name") if "name" in entry else line,
+                             "a leaderboard column needs a name (the column's heading)")
+                continue
+            if value not in LEADERBOARD_VALUES:
+                self.problem(entry.line_of("value") if "value" in entry else line,
+                             f"value {value!r} of leaderboard column {name!r} is not one of "
+                             f"{', '.join(LEADERBOARD_VALUES)}")
+                continue
+            order = entry.get("order", LEADERBOARD_VALUES[value])
+            if order not in ("asc", "desc"):
+                self.problem(entry.line_of("order"), "order must be desc (higher ranks "
+                             "higher) or asc (lower ranks higher)")
+                continue
+            needed = {"task": "task", "visited": "check"}.get(value)
+            for key in ("task", "check"):
+                if key in entry and key != needed:
+                    self.problem(entry.line_of(key), f"{key!r} does not belong to a "
+                                 f"leaderboard column of value {value}")
+            of = entry.get(needed) if needed else None
+            if needed and not isinstance(of, str):
+                self.problem(entry.line_of(needed) if needed in entry else line,
+                             f"a leaderboard column of value {value} names its {needed}'s "
+                             f"id: {needed}: ID")
+                continue
+            columns.append(LeaderboardColumn(name.strip(), value, order, of, self.file, line))
+        return columns
 
     def unknown_keys(self, mapping: LocatedDict, known) -> None:
         for key in mapping:

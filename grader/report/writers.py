@@ -119,8 +119,10 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
                     check["visibility"], "visible"),
                 "tags": [check["function"], check["kind"], check["task_id"]],
             })
+    # output_format text: Gradescope renders the top-level output as HTML by default, and it
+    # may hold a submission's file names (its tests' output is text by default).
     return {"score": result.score, "execution_time": round(result.seconds, 3),
-            "visibility": "visible", "stdout_visibility": "hidden",
+            "visibility": "visible", "stdout_visibility": "hidden", "output_format": "text",
             "output": catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
             if result.problem else "",
             "tests": tests,
