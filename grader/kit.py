@@ -205,13 +205,16 @@ def build_kit(course: Course, book, out: Path, wheel: bool = True) -> list[Path]
 
 
 def _entry_script(course: Course) -> str:
+    """check.py, with its few messages in both languages (the course's unless the student
+    passes --lang): placeholders stay ``{folder}`` etc. for the script's ``str.format``."""
     from .report.messages import Catalogue
     from .report.writers import TEMPLATES
-    catalogue = Catalogue(course.language)
+    placeholders = {name: "{" + name + "}" for name in ("folder", "wheel", "error", "code")}
+    texts = {language: {key: Catalogue(language).text(f"kit.{key}", **placeholders)
+                        for key in ("installing", "no_venv", "install_failed")}
+             for language in ("de", "en")}
     return TEMPLATES.get_template("kit_check.py.j2").render(
-        version=__version__, format=FORMAT,
-        texts={key: catalogue.text(f"kit.{key}") for key in ("installing", "no_venv",
-                                                                "install_failed")})
+        version=__version__, language=course.language, texts=texts)
 
 
 def load_kit(folder: Path | str) -> Kit:

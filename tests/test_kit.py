@@ -163,3 +163,39 @@ def test_a_failing_random_tree_check_shows_the_smallest_of_the_kit_s_small_trees
     assert not own["shrunk"] and small["shrunk"]
     assert small["example"]["nodes"] < own["example"]["nodes"]
     assert small["example"]["aspect"] == own["example"]["aspect"] == "visits"
+
+
+def test_check_py_installs_the_kit_s_wheel_where_no_grader_is_and_runs_without_reference(
+        course, tmp_path):
+    """The kit as a student gets it: a Python without the grader runs check.py, which installs
+    the kit's wheel (no ``reference/`` in it) into a virtual environment and checks there."""
+    import os
+    kit = tmp_path / "kit"
+    written = build_kit(course, AnswerBook(), kit)
+    wheel = [path for path in written if path.suffix == ".whl"]
+    assert len(wheel) == 1
+    import zipfile
+    assert not [n for n in zipfile.ZipFile(wheel[0]).namelist() if n.startswith("reference")]
+    plain_python = Path(sys.base_prefix) / "bin" / "python3"
+    environment = {**os.environ, "GRADER_CACHE_DIR": str(tmp_path / "cache")}
+    environment.pop("PYTHONPATH", None)
+    assert subprocess.run([plain_python, "-c", "import grader"], env=environment, cwd=tmp_path,
+                          capture_output=True).returncode != 0, "a Python without the grader"
+    done = subprocess.run([plain_python, kit / "check.py", ROOT / "submissions" / "korrekt",
+                           "--out", tmp_path / "out", "--lang", "en"], cwd=tmp_path,
+                          env=environment, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "installing the grader from the kit" in done.stderr
+    assert done.stdout.rstrip().endswith("Points: 57/57")
+    assert (tmp_path / "out" / "korrekt" / "feedback.html").is_file()
+    installed = tmp_path / "cache" / "kit-0.1.0" / "bin" / "python"
+    assert subprocess.run([installed, "-c", "import reference"], capture_output=True,
+                          cwd=tmp_path, env=environment).returncode != 0
+    refused = subprocess.run([installed, "-m", "grader.cli", "solve", ROOT / "tasks"],
+                             capture_output=True, text=True, cwd=tmp_path, env=environment)
+    assert refused.returncode == 2 and "only `grader check --kit" in refused.stderr
+    # The second run uses the environment made by the first; a faulty submission fails.
+    again = subprocess.run([plain_python, kit / "check.py", ROOT / "submissions" / "ohne-alphabeta",
+                            "--out", tmp_path / "out"], cwd=tmp_path, env=environment,
+                           capture_output=True, text=True, timeout=300)
+    assert again.returncode == 1 and "installing" not in again.stderr
