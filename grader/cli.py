@@ -56,8 +56,8 @@ A submission's shard depends on its own name only (SHA-256), so adding or removi
 moves no one else. A shard may hold no submission (exit 0, empty exports).
 
 exit status: 0 every submission graded or listed as needing a person; 1 an export could not
-be written; 2 bad input (task files, pins, --shard, no submissions, weak sandbox refused);
-130 interrupted (finish with --resume)."""
+be written; 2 bad input (task files, pins, --shard, --moodle-worksheet, --roster, no
+submissions, weak sandbox refused); 130 interrupted (finish with --resume)."""
 
 CHECK_EPILOG = """\
 examples:

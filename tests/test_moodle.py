@@ -297,3 +297,20 @@ def test_an_unusable_roster_stops_before_anything_is_graded(tmp_path, capsys):
                  "--roster", str(roster)]) == 2
     assert f"--roster {roster}:1: no column of usernames" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_merged_shards_get_the_roster_s_usernames_and_one_feedback_zip(tmp_path, capsys):
+    for shard in ("1/2", "2/2"):
+        assert main(["grade", "--submissions", str(DOWNLOAD), "--lang", "en",
+                     "--out", str(tmp_path / shard.replace("/", "-")), "--shard", shard,
+                     "--allow-weak-sandbox", "--lms", "none"]) == 0
+    out = tmp_path / "merged"
+    assert main(["merge", str(tmp_path / "1-2"), str(tmp_path / "2-2"), "--out", str(out),
+                 "--roster", str(LMS / "moodle-roster-de.csv")]) == 0
+    rows = list(csv.reader(io.StringIO((out / "moodle.csv").read_text())))
+    assert rows[0][0] == "Username"
+    assert sorted(row[0] for row in rows[1:]) == ["emuster", "jmueller", "korrekt", "mmuster"]
+    stored = moodle_imports(out / "moodle-feedback.zip", {123456, 654321, 777777, 888888})
+    assert sorted(stored) == [123456, 654321, 777777, 888888]
+    assert "Nicht Eingeschrieben_888888_assignsubmission_file_ is not in moodle.csv" \
+        in capsys.readouterr().err
