@@ -269,9 +269,10 @@ def cmd_merge(args) -> int:
             err.print(terminal_text(problem), markup=False, highlight=False)
         err.print(f"{len(error.problems)} problem(s); nothing was merged.", markup=False)
         return EXIT_BAD_INPUT
+    if roster is not None:      # its notes, as the summary has them, for the closing line
+        outcome.results = roster.annotated(outcome.results)
     catalogue = _catalogue(course, outcome.language)
-    outcome.export_errors += _write_lms(args, roster, outcome.results, catalogue,
-                                        Path(args.out), err)
+    outcome.export_errors += _write_lms(args, outcome.results, catalogue, Path(args.out), err)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
     _closing_line(err, f"Merged {len(args.shards)} shard(s): {len(outcome.results)} "
@@ -441,11 +442,13 @@ def _grade(args) -> int:
         outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
                               args.resume, False, answers, args.shard,
                               args.cluster, roster)
+    if roster is not None:      # its notes, as the summary has them, for the closing line
+        outcome.results = roster.annotated(outcome.results)
     results = outcome.results
     if worksheet is not None and not outcome.interrupted:
         outcome.export_errors += _write_worksheet(worksheet, results, catalogue, out, err)
     if not outcome.interrupted:
-        outcome.export_errors += _write_lms(args, roster, results, catalogue, out, err)
+        outcome.export_errors += _write_lms(args, results, catalogue, out, err)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
     if outcome.interrupted:
@@ -540,18 +543,18 @@ def _roster(path: str | None, err):
         return False
 
 
-def _write_lms(args, roster, results, catalogue, out: Path, err) -> list[str]:
+def _write_lms(args, results, catalogue, out: Path, err) -> list[str]:
     """The feedback zips and ILIAS's status file the submissions' LMS takes back (see
-    ``--lms``), with what could not be matched printed; returns what could not be written."""
+    ``--lms``), with what could not be matched printed (the roster's notes on ``results``
+    too); returns what could not be written."""
     from .report import ilias, moodle
     from .report.safe import terminal_text
     from .report.writers import note_text, write_atomically
-    if roster is not None:
-        for result in roster.annotated(results):
-            for note in result.notes:
-                if note.key == "not-in-roster":
-                    err.print(f"moodle.csv: {terminal_text(note_text(note, catalogue))}",
-                              markup=False, highlight=False)
+    for result in results:
+        for note in result.notes:
+            if note.key == "not-in-roster":
+                err.print(f"moodle.csv: {terminal_text(note_text(note, catalogue))}",
+                          markup=False, highlight=False)
     to_moodle = args.lms == "moodle" or (args.lms == "auto"
                                          and moodle.looks_like_download(results))
     to_ilias = args.lms == "ilias" or (args.lms == "auto" and not to_moodle

@@ -260,9 +260,11 @@ def test_a_roster_matches_by_participant_number_then_name_then_folder_name():
 
 def test_a_roster_never_guesses_between_two_people(tmp_path):
     roster = tmp_path / "roster.csv"
-    roster.write_text("First name,Last name,Email address\nAnna,Schmidt,a1@example.org\n"
-                      "Anna,Schmidt,a2@example.org\nBen,Ohne,\n")
+    roster.write_text("First name,Last name,Email address,Groups\n"
+                      "Anna,Schmidt,a1@example.org,Gruppe 1\n"
+                      "Anna,Schmidt,a2@example.org,Gruppe 1\nBen,Ohne,,Gruppe 2\n")
     read = read_roster(roster)
+    assert not read.has_participants, "a group's number is no participant number"
     assert read.match("Anna Schmidt_1_assignsubmission_file_") == (None, "ambiguous")
     assert read.match("Ben Ohne_2_assignsubmission_file_") == (None, "no-identifier")
 

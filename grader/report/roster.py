@@ -167,7 +167,7 @@ def read_roster(path: str | Path) -> Roster:
             if any(cell.strip() for cell in row)]
     # The participant column holds "Participant 123456" (or "Teilnehmer/in 123456"): found by
     # its cells, as its header ("Identifier", "ID") says little.
-    counts = [sum(1 for _, row in body if i < len(row) and PARTICIPANT.match(row[i].strip()))
+    counts = [sum(1 for _, row in body if i < len(row) and _participant(row[i]))
               for i in range(len(header))]
     best = max(range(len(header)), key=lambda i: counts[i]) if header else None
     participant_column = best if best is not None and counts[best] else None
@@ -192,8 +192,7 @@ def read_roster(path: str | Path) -> Roster:
         first, last, full = (cell(row, columns[k]) for k in ("first", "last", "full"))
         names = {normal(n) for n in (full, f"{first} {last}", f"{last} {first}")
                  if normal(n)}
-        match = PARTICIPANT.match(cell(row, participant_column))
-        people.append(Person(number, match["id"] if match else None,
+        people.append(Person(number, _participant(cell(row, participant_column)),
                              cell(row, columns["username"]), cell(row, columns["idnumber"]),
                              cell(row, columns["email"]), tuple(sorted(names))))
 
@@ -217,6 +216,15 @@ def read_roster(path: str | Path) -> Roster:
     identifier = next((kind for kind in present if all(getattr(p, kind) for p in people)),
                       present[0])
     return Roster(name, tuple(people), identifier, participant_column is not None)
+
+
+def _participant(text: str) -> str | None:
+    """The number in a worksheet's "Participant 123456" (English, German, French ...), or
+    None; "Gruppe 12" or "Raum 3" in some other column is not one."""
+    match = PARTICIPANT.match(text.strip())
+    if match and match["prefix"].strip().casefold().startswith(("particip", "teilnehm")):
+        return match["id"]
+    return None
 
 
 def _described(kind: str) -> str:
