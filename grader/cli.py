@@ -562,11 +562,12 @@ def _write_lms(args, results, catalogue, out: Path, err) -> list[str]:
     files, problems = {}, {}
     if to_moodle:
         files["moodle-feedback.zip"], problems["moodle-feedback.zip"] = \
-            moodle.feedback_zip(results, out)
+            moodle.feedback_zip(results, out, catalogue)
     if to_ilias:
         status_text, listed = ilias.status_csv(results, catalogue, args.ilias_pass)
         files["ilias-status.csv"] = status_text
-        files["ilias-feedback.zip"], more = ilias.feedback_zip(results, out, status_text)
+        files["ilias-feedback.zip"], more = ilias.feedback_zip(results, out, catalogue,
+                                                               status_text)
         problems["ilias-status.csv"] = list(dict.fromkeys(listed + more))
     for name, listed in problems.items():
         for problem in listed:

@@ -121,7 +121,7 @@ def test_a_submission_that_could_not_be_graded_is_left_to_a_person(tmp_path):
     for folder in ("Eins_Anna_aeins_8", "Zwei_Anna_azwei_8", "Gut_Gustav_ggut_9", "korrekt"):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "feedback.html").write_text(folder)
-    data, _ = feedback_zip(results[1:], tmp_path)
+    data, _ = feedback_zip(results[1:], tmp_path, Catalogue("en"))
     (tmp_path / "feedback.zip").write_bytes(data)
     assert ilias_multi_feedback(tmp_path / "feedback.zip", {7, 8, 9}) == {
         9: {"feedback.html": b"Gut_Gustav_ggut_9"}}
@@ -188,7 +188,8 @@ def test_ilias_files_are_written_only_for_ilias_folders_or_when_asked(tmp_path, 
                    ("moodle-feedback.zip", "ilias-status.csv", "ilias-feedback.zip"))
     assert main(["grade", "--submissions", str(ROOT / "tests" / "data" / "lms" /
                                                 "moodle-download"),
-                 "--out", str(out), "--allow-weak-sandbox", "--resume", "--lms", "ilias"]) == 0
+                 "--out", str(out), "--allow-weak-sandbox", "--resume", "--lms", "ilias",
+                 "--lang", "en"]) == 0
     assert ilias_status_updates((out / "ilias-status.csv").read_text(), MEMBERS) == {}
     assert "ilias-status.csv: korrekt: not named like a folder of ILIAS's download" \
         in capsys.readouterr().err

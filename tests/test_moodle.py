@@ -12,6 +12,7 @@ import pytest
 
 from grader.cli import main
 from grader.grading import SubmissionResult
+from grader.report.messages import Catalogue
 from grader.report.moodle import WorksheetError, feedback_zip, fill_worksheet, participant
 from grader.report.roster import RosterError, read_roster
 
@@ -181,7 +182,7 @@ def test_the_feedback_zip_reaches_each_participant_and_lists_the_rest(tmp_path):
                feedback_result(tmp_path, "korrekt"),
                feedback_result(tmp_path, "Kopie Eins_7_assignsubmission_file_"),
                feedback_result(tmp_path, "Kopie Zwei_7_assignsubmission_file_")]
-    data, problems = feedback_zip(results, tmp_path)
+    data, problems = feedback_zip(results, tmp_path, Catalogue("en"))
     (tmp_path / "moodle-feedback.zip").write_bytes(data)
     stored = moodle_imports(tmp_path / "moodle-feedback.zip", {123456, 12, 7})
     # "Anna_B" as a name would read "B" as the participant: it is written "Anna B".
@@ -226,13 +227,13 @@ def test_without_a_moodle_download_no_feedback_zip_is_written_unless_asked(tmp_p
     out = tmp_path / "out"
     only = tmp_path / "submissions"
     shutil.copytree(DOWNLOAD / "korrekt", only / "korrekt")
-    assert main(["grade", "--submissions", str(only), "--out", str(out),
+    assert main(["grade", "--submissions", str(only), "--out", str(out), "--lang", "en",
                  "--allow-weak-sandbox"]) == 0
     assert not (out / "moodle-feedback.zip").exists()
     rows = list(csv.reader(io.StringIO((out / "moodle.csv").read_text())))
     assert rows[0][0] == "identifier" and rows[1][0] == "korrekt"
     assert main(["grade", "--submissions", str(only), "--out", str(out), "--resume",
-                 "--allow-weak-sandbox", "--lms", "moodle"]) == 0
+                 "--lang", "en", "--allow-weak-sandbox", "--lms", "moodle"]) == 0
     with zipfile.ZipFile(out / "moodle-feedback.zip") as zipped:
         assert zipped.namelist() == []
     assert "korrekt: not named like a folder" in capsys.readouterr().err

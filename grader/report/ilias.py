@@ -81,28 +81,28 @@ def status(result, pass_percent: float) -> str:
         else "failed"
 
 
-def _members(results) -> tuple[dict, list[str]]:
-    """The results by user id (those whose folder names a member, once), and the problems."""
+def _members(results, catalogue: Catalogue) -> tuple[dict, list[str]]:
+    """The results by user id (a list each: several folders may name one member), and the
+    problems (from ``catalogue``)."""
     by_id: dict[str, list] = {}
     problems = []
     for result in sorted(results, key=lambda r: r.student):
         member = Member.of(result.display)
         if member is None:
-            problems.append(f"{result.display}: not named like a folder of ILIAS's download "
-                            f"(Lastname_Firstname_Login_123); grade it in ILIAS by hand")
+            problems.append(catalogue.text("lms.not-ilias-folder", display=result.display))
         else:
             by_id.setdefault(member.usr_id, []).append((member, result))
     for usr_id, alike in list(by_id.items()):
         if len(alike) > 1:
-            problems.append(f"{', '.join(r.display for _, r in alike)}: one user id "
-                            f"({usr_id}), several folders; not updated, grade it by hand")
+            problems.append(catalogue.text("lms.ilias-several", usr_id=usr_id,
+                                           displays=[r.display for _, r in alike]))
     return by_id, problems
 
 
 def status_csv(results, catalogue: Catalogue,
                pass_percent: float = DEFAULT_PASS_PERCENT) -> tuple[str, list[str]]:
     """The status file (UTF-8 with a byte-order mark, commas) and what was not updated."""
-    by_id, problems = _members(results)
+    by_id, problems = _members(results, catalogue)
     buffer = io.StringIO()
     buffer.write("\ufeff")
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -111,8 +111,7 @@ def status_csv(results, catalogue: Catalogue,
         for member, result in alike:
             update = len(alike) == 1 and not result.problem
             if len(alike) == 1 and result.problem:
-                problems.append(f"{result.display}: could not be graded as handed in; not "
-                                f"updated, see summary.html")
+                problems.append(catalogue.text("lms.not-graded", display=result.display))
             writer.writerow([1 if update else 0, usr_id, csv_cell(member.login),
                              csv_cell(member.lastname), csv_cell(member.firstname),
                              status(result, pass_percent) if update else "notgraded",
@@ -122,10 +121,11 @@ def status_csv(results, catalogue: Catalogue,
     return buffer.getvalue(), problems
 
 
-def feedback_zip(results, out: Path, status_text: str | None = None) -> tuple[bytes, list[str]]:
+def feedback_zip(results, out: Path, catalogue: Catalogue,
+                 status_text: str | None = None) -> tuple[bytes, list[str]]:
     """The multi-feedback zip: ``multi_feedback_.../<ILIAS folder>/feedback.html`` for each
     member graded once (and ``status.csv`` beside the folders), and what was left out."""
-    by_id, problems = _members(results)
+    by_id, problems = _members(results, catalogue)
     buffer = io.BytesIO()
     now = time.localtime()[:6]
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -144,8 +144,8 @@ def feedback_zip(results, out: Path, status_text: str | None = None) -> tuple[by
             try:
                 data = page.read_bytes()
             except OSError as error:
-                problems.append(f"{result.display}: {page} cannot be read "
-                                f"({error.strerror or error}); left out")
+                problems.append(catalogue.text("lms.unreadable", display=result.display,
+                                               path=str(page), error=error.strerror or error))
                 continue
             add(f"{result.display}/{FEEDBACK_FILE}", data)
     return buffer.getvalue(), problems

@@ -30,6 +30,7 @@ import zipfile
 from pathlib import Path
 
 from .exports import points_text
+from .messages import Catalogue
 
 FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_")
 PARTICIPANT = re.compile(r"^(?P<prefix>\D+?)\s*(?P<id>\d+)$")
@@ -114,39 +115,36 @@ def fill_worksheet(text: str, results, comment_of) -> tuple[str, list[str]]:
 FEEDBACK_FILE = "feedback.html"
 
 
-def feedback_zip(results, out: Path) -> tuple[bytes, list[str]]:
+def feedback_zip(results, out: Path, catalogue: Catalogue) -> tuple[bytes, list[str]]:
     """The zip for "Upload multiple feedback files in a zip": each Moodle-download student's
     ``OUT/<student>/feedback.html`` in a folder Moodle maps to the participant; and what was
-    left out (one line each).  A folder that names no participant, or a participant with
-    several folders, is listed, never guessed."""
+    left out (one line each, from ``catalogue``).  A folder that names no participant, or a
+    participant with several folders, is listed, never guessed."""
     by_id: dict[str, list] = {}
     problems = []
     for result in sorted(results, key=lambda r: r.student):
         match = FOLDER.match(result.display)
         if match is None:
-            problems.append(f"{result.display}: not named like a folder of Moodle's download "
-                            f"(Full Name_123456_assignsubmission_file_); upload its "
-                            f"{FEEDBACK_FILE} by hand")
+            problems.append(catalogue.text("lms.not-moodle-folder", display=result.display))
         else:
             by_id.setdefault(match["id"], []).append((match, result))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for number, alike in sorted(by_id.items()):
             if len(alike) > 1:
-                problems.append(f"{', '.join(r.display for _, r in alike)}: one participant "
-                                f"({number}), several folders; left out, upload the right "
-                                f"{FEEDBACK_FILE} by hand")
+                problems.append(catalogue.text("lms.moodle-several", number=number,
+                                               displays=[r.display for _, r in alike]))
                 continue
             match, result = alike[0]
             page = out / result.student / FEEDBACK_FILE
             try:
                 data = page.read_bytes()
             except OSError as error:
-                problems.append(f"{result.display}: {page} cannot be read "
-                                f"({error.strerror or error}); left out")
+                problems.append(catalogue.text("lms.unreadable", display=result.display,
+                                               path=str(page), error=error.strerror or error))
                 continue
-            # The name part as Moodle wrote it ("_" is never in it); the number and plugin
-            # are what the importer reads.
+            # The name part as Moodle writes it ("_" never in it: the importer would read the
+            # piece after one as the participant); the number and plugin are what it reads.
             folder = f"{match['name'].replace('_', ' ')}_{number}_assignfeedback_file_"
             info = zipfile.ZipInfo(f"{folder}/{FEEDBACK_FILE}", time.localtime()[:6])
             info.compress_type = zipfile.ZIP_DEFLATED
