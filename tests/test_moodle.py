@@ -269,6 +269,17 @@ def test_a_roster_never_guesses_between_two_people(tmp_path):
     assert read.match("Anna Schmidt_1_assignsubmission_file_") == (None, "ambiguous")
     assert read.match("Ben Ohne_2_assignsubmission_file_") == (None, "no-identifier")
 
+    german = read_roster(LMS / "moodle-roster-de.csv")
+    twice = [result("Max Mustermann_5_assignsubmission_file_", 60), result("mmuster", 0),
+             result("emuster", 30)]
+    assert german.people_of(twice) == {
+        "Max_Mustermann_5_assignsubmission_file_": (None, "several"),
+        "mmuster": (None, "several"), "emuster": (german.match("emuster")[0], "")}
+    notes = [n for r in german.annotated(twice) for n in r.notes]
+    assert [n.facts["why"] for n in notes] == ["several", "several"]
+    assert "Another folder fits the same person" in Catalogue("en").text(
+        "note.not-in-roster", **notes[0].facts)
+
 
 @pytest.mark.parametrize("text, expected", [
     ("Name;Punkte\nAnna;3\n", ["roster.csv:1: no column of usernames, ID numbers or email"]),

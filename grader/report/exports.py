@@ -31,10 +31,11 @@ def moodle_csv(results, course, catalogue: Catalogue, roster=None) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([roster.header if roster else "identifier", "grade",
                      *(t.id for t in course.tasks), "feedback"])
+    people = roster.people_of(results) if roster is not None else {}
     for result in sorted(results, key=lambda r: r.student):
         user = result.student
         if roster is not None:
-            person, _ = roster.match(result.display)
+            person, _ = people[result.student]
             if person is None:
                 continue
             user = roster.identifier_of(person)

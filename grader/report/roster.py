@@ -14,8 +14,8 @@ a byte-order mark).  Each submission is matched, in this order:
 3. by the folder's name (an archive's without its suffix) equal to a username, ID number or
    email address in the roster.
 
-What matches nothing, or more than one person, is never guessed: it is left out of the import
-and noted for a person.  Reading the roster never raises anything but ``RosterError``, whose
+What matches nothing or more than one person, and two submissions that match one person, are
+never guessed: they are left out of the import and noted for a person.  Reading the roster never raises anything but ``RosterError``, whose
 problems each say where (file:line), what and what to do.
 """
 
@@ -104,12 +104,25 @@ class Roster:
     def identifier_of(self, person: Person) -> str:
         return getattr(person, self.identifier)
 
+    def people_of(self, results) -> dict:
+        """Each result's student id -> (person or None, why not).  Two submissions that
+        match one person are both left out (``several``): which one counts is for a person
+        to decide."""
+        matched = {result.student: self.match(result.display) for result in results}
+        count: dict[int, int] = {}
+        for person, _ in matched.values():
+            if person is not None:
+                count[person.line] = count.get(person.line, 0) + 1
+        return {student: (None, "several") if person and count[person.line] > 1
+                else (person, why) for student, (person, why) in matched.items()}
+
     def annotated(self, results) -> list:
         """The results, each one the roster does not name with a note saying so (copies: the
         results themselves are left as they are)."""
+        people = self.people_of(results)
         noted = []
         for result in results:
-            person, why = self.match(result.display)
+            person, why = people[result.student]
             if person is None:
                 result = replace(result, notes=[*result.notes, Note("not-in-roster", {
                     "display": result.display, "roster": Path(self.path).name, "why": why,
