@@ -105,12 +105,14 @@ def remove_stale_temporaries(base: Path | None = None) -> list[Path]:
 def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                 progress=None, level: str = "process", resume: bool = False,
                 withhold_hidden: bool = False, answers: AnswerBook | None = None,
-                shard: Shard | None = None, cluster: str | None = None) -> BatchOutcome:
+                shard: Shard | None = None, cluster: str | None = None,
+                roster=None) -> BatchOutcome:
     """Grade every submission in ``root`` (with ``shard``: only that shard's, chosen from the
     whole listing so that ids and notes are a single run's) with ``jobs`` worker processes
     (``grader.worker``), or on the Dask cluster whose scheduler is at ``cluster``
     (``grader.cluster``; raises its ClusterError when it cannot be used, before anything is
-    written); write each one's reports as it arrives, then the batch's exports."""
+    written); write each one's reports as it arrives, then the batch's exports.  With a
+    ``roster`` (``report.roster.Roster``) moodle.csv names Moodle users."""
     started = time.monotonic()
     remove_stale_cgroups()
     remove_stale_temporaries()
@@ -173,7 +175,8 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                           "python": sys.version.split()[0],
                           "interrupted": interrupted, "total": len(submissions),
                           "tasks": context.course_hash,
-                          "shard": shard.record(listed, submissions) if shard else None})
+                          "shard": shard.record(listed, submissions) if shard else None},
+                         roster)
     return BatchOutcome(results, interrupted, errors)
 
 

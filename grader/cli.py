@@ -57,8 +57,8 @@ A submission's shard depends on its own name only (SHA-256), so adding or removi
 moves no one else. A shard may hold no submission (exit 0, empty exports).
 
 exit status: 0 every submission graded or listed as needing a person; 1 an export could not
-be written; 2 bad input (task files, pins, --shard, no submissions, weak sandbox refused);
-130 interrupted (finish with --resume)."""
+be written; 2 bad input (task files, pins, --shard, --moodle-worksheet, --roster, no
+submissions, weak sandbox refused); 130 interrupted (finish with --resume)."""
 
 CHECK_EPILOG = """\
 examples:
@@ -217,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "of the assignment (Grading action: Download grading worksheet): written "
                        "filled in as OUT/moodle-worksheet.csv, to upload back (Upload grading "
                        "worksheet); the submissions are the folders of Moodle's download")
+    _lms_options(grade)
     grade.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     check = command("check", help="self-check one submission folder (visible checks)",
@@ -296,6 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="language of the exports; must be the shards' [the shards']")
     _classroom_parser(command)
     _gradescope_commands(command)
+    _lms_options(merge)
     return parser
 
 
@@ -396,14 +398,21 @@ def cmd_merge(args) -> int:
     course = _load(args.tasks, err)
     if course is None:
         return EXIT_BAD_INPUT
+    roster = _roster(args.roster, err)
+    if roster is False:
+        return EXIT_BAD_INPUT
     try:
         outcome = merge([Path(folder) for folder in args.shards], Path(args.out), course,
-                        args.tasks, args.lang)
+                        args.tasks, args.lang, roster)
     except MergeError as error:
         for problem in error.problems:
             err.print(terminal_text(problem), markup=False, highlight=False)
         err.print(f"{len(error.problems)} problem(s); nothing was merged.", markup=False)
         return EXIT_BAD_INPUT
+    if roster is not None:      # its notes, as the summary has them, for the closing line
+        outcome.results = roster.annotated(outcome.results)
+    catalogue = _catalogue(course, outcome.language)
+    outcome.export_errors += _write_lms(args, outcome.results, catalogue, Path(args.out), err)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
     _closing_line(err, f"Merged {len(args.shards)} shard(s): {len(outcome.results)} "
@@ -567,6 +576,9 @@ def _grade(args) -> int:
     worksheet = _worksheet(args.moodle_worksheet, err)
     if worksheet is False:
         return EXIT_BAD_INPUT
+    roster = _roster(args.roster, err)
+    if roster is False:
+        return EXIT_BAD_INPUT
     level = _level(args.sandbox, err)
     if level is None:
         return EXIT_BAD_INPUT
@@ -595,16 +607,20 @@ def _grade(args) -> int:
                 bar.refresh()
             outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
                                   args.resume, False, answers, args.shard,
-                                  args.cluster)
+                                  args.cluster, roster)
     else:
         def progress(result, done, total):
             err.print(line(result, done, total), markup=False, highlight=False)
         outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
                               args.resume, False, answers, args.shard,
-                              args.cluster)
+                              args.cluster, roster)
+    if roster is not None:      # its notes, as the summary has them, for the closing line
+        outcome.results = roster.annotated(outcome.results)
     results = outcome.results
     if worksheet is not None and not outcome.interrupted:
         outcome.export_errors += _write_worksheet(worksheet, results, catalogue, out, err)
+    if not outcome.interrupted:
+        outcome.export_errors += _write_lms(args, results, catalogue, out, err)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
     if outcome.interrupted:
@@ -649,6 +665,92 @@ def _write_worksheet(text: str, results, catalogue, out: Path, err) -> list[str]
     except OSError as error:
         return [f"{out / 'moodle-worksheet.csv'}: {error}"]
     return []
+
+
+# -- LMS round trips: the roster, Moodle's feedback zip, ILIAS's status file and zip ----------
+
+LMS_HELP = ("which LMS the feedback goes back to: moodle writes OUT/moodle-feedback.zip "
+            "(Upload multiple feedback files in a zip), ilias OUT/ilias-status.csv and "
+            "OUT/ilias-feedback.zip (multi-feedback upload), none neither [auto: moodle when a "
+            "folder is named like Moodle's download (Name_123456_assignsubmission_file_), "
+            "else ilias when one is named like ILIAS's (Lastname_Firstname_Login_123)]")
+
+
+def _lms_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--roster", metavar="FILE", help="the course's participants as CSV "
+                         "(Moodle's participants or gradebook export, or the grading "
+                         "worksheet; English or German headers): moodle.csv then names each "
+                         "student by username (else ID number, else email address) for "
+                         "Moodle's gradebook import, and leaves out, and lists, whom the "
+                         "roster does not name [moodle.csv names the folders]")
+    command.add_argument("--lms", choices=("auto", "moodle", "ilias", "none"), default="auto",
+                         help=LMS_HELP)
+    command.add_argument("--ilias-pass", type=_percent, default=50.0, metavar="PERCENT",
+                         help="in ilias-status.csv, passed from this share of the points on, "
+                         "else failed [50]")
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage from 0 to 100")
+    return value
+
+
+def _roster(path: str | None, err):
+    """The roster, None without one, False (after printing every problem) when it is
+    unusable: checked before anything is graded."""
+    if path is None:
+        return None
+    from .report.roster import RosterError, read_roster
+    try:
+        return read_roster(path)
+    except RosterError as error:
+        for problem in error.problems:
+            err.print(f"--roster {problem}", markup=False, highlight=False)
+        err.print("The roster cannot be used; nothing was graded.", markup=False)
+        return False
+
+
+def _write_lms(args, results, catalogue, out: Path, err) -> list[str]:
+    """The feedback zips and ILIAS's status file the submissions' LMS takes back (see
+    ``--lms``), with what could not be matched printed (the roster's notes on ``results``
+    too); returns what could not be written."""
+    from .report import ilias, moodle
+    from .report.safe import terminal_text
+    from .report.writers import note_text, write_atomically
+    for result in results:
+        for note in result.notes:
+            if note.key == "not-in-roster":
+                err.print(f"moodle.csv: {terminal_text(note_text(note, catalogue))}",
+                          markup=False, highlight=False)
+    to_moodle = args.lms == "moodle" or (args.lms == "auto"
+                                         and moodle.looks_like_download(results))
+    to_ilias = args.lms == "ilias" or (args.lms == "auto" and not to_moodle
+                                       and ilias.looks_like_download(results))
+    files, problems = {}, {}
+    if to_moodle:
+        files["moodle-feedback.zip"], problems["moodle-feedback.zip"] = \
+            moodle.feedback_zip(results, out, catalogue)
+    if to_ilias:
+        status_text, listed = ilias.status_csv(results, catalogue, args.ilias_pass)
+        files["ilias-status.csv"] = status_text
+        files["ilias-feedback.zip"], more = ilias.feedback_zip(results, out, catalogue,
+                                                               status_text)
+        problems["ilias-status.csv"] = list(dict.fromkeys(listed + more))
+    for name, listed in problems.items():
+        for problem in listed:
+            err.print(f"{name}: {terminal_text(problem)}", markup=False, highlight=False)
+    errors = []
+    for name, content in files.items():
+        try:
+            write_atomically(out / name, content)
+        except OSError as error:
+            errors.append(f"{out / name}: {error}")
+    return errors
 
 
 def cmd_kit(args) -> int:

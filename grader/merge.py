@@ -237,13 +237,15 @@ class MergeOutcome:
     results: list
     batch: dict
     export_errors: list     # exports that could not be written
+    language: str = ""      # the shards' (and so the exports') language
 
 
 def merge(folders: list[Path], out: Path, course, tasks_path: str,
-          language: str | None = None) -> MergeOutcome:
+          language: str | None = None, roster=None) -> MergeOutcome:
     """Check every shard, then copy the student folders into ``out`` and write the batch's
-    exports there.  Raises ``MergeError`` (before anything is written) if the shards do not
-    make one complete run."""
+    exports there (moodle.csv after ``roster``, see ``report.roster``, when one is given).
+    Raises ``MergeError`` (before anything is written) if the shards do not make one complete
+    run."""
     outputs = read_records(folders)
     course_hash = tasks_hash(course.files)
     language = check_consistent(outputs, course_hash, tasks_path, language)
@@ -259,5 +261,5 @@ def merge(folders: list[Path], out: Path, course, tasks_path: str,
         copy_student(folder, out)
     results = [result for result, _ in found]
     batch = merged_batch(outputs)
-    errors = write_batch(out, results, course, Catalogue(language), batch)
-    return MergeOutcome(results, batch, errors)
+    errors = write_batch(out, results, course, Catalogue(language), batch, roster)
+    return MergeOutcome(results, batch, errors, language)

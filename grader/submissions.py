@@ -43,6 +43,7 @@ ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 # Names of what a batch writes beside the per-student folders in reports/ (compared without
 # case, so that reports copied to a case-insensitive file system stay apart).
 RESERVED_NAMES = frozenset({"gradebook.csv", "moodle.csv", "moodle-worksheet.csv", "ilias.csv",
+                            "moodle-feedback.zip", "ilias-status.csv", "ilias-feedback.zip",
                             "junit.xml", "summary.html", "check"})
 
 # Limits.  Every one is checked before the work it bounds is done.

@@ -18,15 +18,30 @@ def points_text(number: float, decimal: str = ".") -> str:
     return text.replace(".", decimal)
 
 
-def moodle_csv(results, course, catalogue: Catalogue) -> str:
-    """Moodle's grade import: an identifier column to map to the username (or ID number), the
-    grade, one column per task, and a feedback text."""
+def moodle_csv(results, course, catalogue: Catalogue, roster=None) -> str:
+    """Moodle's grade import (Grades: Import: CSV file): a user column, the grade, one column
+    per task, and a feedback text.
+
+    Without a roster the user column, ``identifier``, holds the submission's report id (its
+    folder name made safe), which Moodle can map only when the folders are named after
+    usernames or ID numbers.  With a roster (``report.roster.Roster``) it holds each student's
+    username (else ID number, else email address: the roster's first such column that everyone
+    has), headed as Moodle's exports head it; a submission the roster does not name is left
+    out (its note says so)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["identifier", "grade", *(t.id for t in course.tasks), "feedback"])
+    writer.writerow([roster.header if roster else "identifier", "grade",
+                     *(t.id for t in course.tasks), "feedback"])
+    people = roster.people_of(results) if roster is not None else {}
     for result in sorted(results, key=lambda r: r.student):
+        user = result.student
+        if roster is not None:
+            person, _ = people[result.student]
+            if person is None:
+                continue
+            user = roster.identifier_of(person)
         scores = task_scores(result)
-        writer.writerow([csv_cell(result.student), points_text(result.score),
+        writer.writerow([csv_cell(user), points_text(result.score),
                          *(points_text(scores.get(t.id, 0.0)) for t in course.tasks),
                          points_comment(result, catalogue)])
     return buffer.getvalue()

@@ -9,6 +9,15 @@ downloaded rather than writing one: the grade (and the feedback comment, where t
 exists) of every participant whose folder it graded, every other cell as it was.  The
 "last modified (grade)" column is left as downloaded, so that Moodle still refuses to
 overwrite a grade someone changed there since.
+
+It also packs each student's feedback page for the assignment's "Upload multiple feedback
+files in a zip" (``feedback_zip``).  Moodle's importer (mod/assign/feedback/file/importziplib.php,
+``is_valid_filename_for_import``) splits every path in the zip at "/" and each part at "_" (at
+most five pieces); the first part whose second piece is the number of a participant and whose
+third and fourth name an enabled plugin (here ``assignfeedback`` ``file``) gives the user, and
+what follows becomes the file's name.  So ``Max Mustermann_123456_assignfeedback_file_/
+feedback.html`` reaches participant 123456 as ``feedback.html``; the name before the number is
+only for people (Moodle writes it with "_" turned into spaces).
 """
 
 from __future__ import annotations
@@ -16,8 +25,12 @@ from __future__ import annotations
 import csv
 import io
 import re
+import time
+import zipfile
+from pathlib import Path
 
 from .exports import points_text
+from .messages import Catalogue
 
 FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_")
 PARTICIPANT = re.compile(r"^(?P<prefix>\D+?)\s*(?P<id>\d+)$")
@@ -97,3 +110,49 @@ def fill_worksheet(text: str, results, comment_of) -> tuple[str, list[str]]:
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
     return buffer.getvalue(), problems
+
+
+FEEDBACK_FILE = "feedback.html"
+
+
+def feedback_zip(results, out: Path, catalogue: Catalogue) -> tuple[bytes, list[str]]:
+    """The zip for "Upload multiple feedback files in a zip": each Moodle-download student's
+    ``OUT/<student>/feedback.html`` in a folder Moodle maps to the participant; and what was
+    left out (one line each, from ``catalogue``).  A folder that names no participant, or a
+    participant with several folders, is listed, never guessed."""
+    by_id: dict[str, list] = {}
+    problems = []
+    for result in sorted(results, key=lambda r: r.student):
+        match = FOLDER.match(result.display)
+        if match is None:
+            problems.append(catalogue.text("lms.not-moodle-folder", display=result.display))
+        else:
+            by_id.setdefault(match["id"], []).append((match, result))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for number, alike in sorted(by_id.items()):
+            if len(alike) > 1:
+                problems.append(catalogue.text("lms.moodle-several", number=number,
+                                               displays=[r.display for _, r in alike]))
+                continue
+            match, result = alike[0]
+            page = out / result.student / FEEDBACK_FILE
+            try:
+                data = page.read_bytes()
+            except OSError as error:
+                problems.append(catalogue.text("lms.unreadable", display=result.display,
+                                               path=str(page), error=error.strerror or error))
+                continue
+            # The name part as Moodle writes it ("_" never in it: the importer would read the
+            # piece after one as the participant); the number and plugin are what it reads.
+            folder = f"{match['name'].replace('_', ' ')}_{number}_assignfeedback_file_"
+            info = zipfile.ZipInfo(f"{folder}/{FEEDBACK_FILE}", time.localtime()[:6])
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return buffer.getvalue(), problems
+
+
+def looks_like_download(results) -> bool:
+    """Whether the submissions are folders of Moodle's download (one names a participant)."""
+    return any(participant(result.display) is not None for result in results)

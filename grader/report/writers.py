@@ -79,15 +79,17 @@ def file_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """``text`` (or the bytes of an archive) as ``path``, which is replaced in one step."""
     path.parent.mkdir(parents=True, exist_ok=True)
     # mkstemp makes the temporary file 0600, whatever the umask
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         # backslashreplace: a lone surrogate (a name that was not UTF-8) that slipped through
         # is written as its escape rather than failing the whole file
-        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace",
-                       newline="") as out:
+        with (os.fdopen(handle, "wb") if isinstance(text, bytes) else
+              os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace",
+                        newline="")) as out:
             os.fchmod(out.fileno(), file_mode())
             out.write(text)
         os.replace(temporary, path)
@@ -274,12 +276,17 @@ def batch_record(results, catalogue: Catalogue, batch: dict) -> str:
                       indent=2, ensure_ascii=False) + "\n"
 
 
-def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict) -> list[str]:
+def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict,
+                roster=None) -> list[str]:
     """Every export, each on its own: one that fails does not keep the others from being
     written.  Returns what could not be written (empty when all were).  The batch record
-    comes last, so that it is there only when the exports are."""
+    comes last, so that it is there only when the exports are.  With a ``roster``
+    (``report.roster``), moodle.csv names Moodle users and the summary lists the submissions
+    the roster does not name."""
+    if roster is not None:
+        results = roster.annotated(results)
     exports = (("gradebook.csv", lambda: gradebook_csv(results, course)),
-               ("moodle.csv", lambda: moodle_csv(results, course, catalogue)),
+               ("moodle.csv", lambda: moodle_csv(results, course, catalogue, roster)),
                ("ilias.csv", lambda: ilias_csv(results, course, catalogue)),
                ("junit.xml", lambda: junit_xml(results, course, catalogue, batch.get("shard"))),
                ("summary.html", lambda: summary_html(results, course, catalogue, batch)),
