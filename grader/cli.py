@@ -169,8 +169,14 @@ page and as the artifact "feedback", and hands the result to
 classroom-resources/autograding-grading-reporter@v1, which reports the points to Classroom.
 Without --install the workflow installs from a placeholder URL: replace it before use.
 
-exit status: 0 written; 2 bad input (task files, a --tasks path outside the repository, a
---install or --tasks that is not one line) or the file could not be written."""
+With --kit, the template repository holds a self-check kit (grader kit) instead of the task
+files, so that students find neither the hidden checks nor the model solutions in it: the
+workflow runs the kit's check.py, which installs the kit's own wheel.
+  grader kit --tasks ~/kurs/tasks --out kit && grader classroom --kit kit
+
+exit status: 0 written; 2 bad input (task files or kit, a --tasks or --kit path outside the
+repository, a --install or --tasks that is not one line) or the file could not be
+written."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -313,6 +319,9 @@ def _classroom_parser(command) -> None:
                            "folder) [tasks]")
     classroom.add_argument("--out", default=".github/workflows/classroom.yml",
                            help="the workflow file to write [.github/workflows/classroom.yml]")
+    classroom.add_argument("--kit", metavar="DIR", help="a self-check kit inside the "
+                           "repository (grader kit), run instead of the task files: no hidden "
+                           "check and no model solution in the repository")
     classroom.add_argument("--install", metavar="SPEC", help="what pip installs the grader "
                            "from in the workflow: a requirement such as 'gametree-grader @ "
                            "git+https://github.com/ORG/gametree-grader.git@v0.1.0' [a "
@@ -860,11 +869,21 @@ def cmd_classroom(args) -> int:
     from .report.classroom import PLACEHOLDER_INSTALL, WorkflowError, workflow
     from .report.writers import write_atomically
     err = _console(stderr=True)
-    course = _load(args.tasks, err)
-    if course is None:
-        return EXIT_BAD_INPUT
+    if args.kit:
+        from .kit import KitError, load_kit
+        try:
+            kit = load_kit(args.kit)
+        except KitError as error:
+            err.print(str(error), markup=False, highlight=False)
+            return EXIT_BAD_INPUT
+        course, hidden_checks = kit.course, kit.hidden
+    else:
+        course = _load(args.tasks, err)
+        if course is None:
+            return EXIT_BAD_INPUT
+        hidden_checks = None
     try:
-        text = workflow(args.tasks, args.install or PLACEHOLDER_INSTALL, args.lang)
+        text = workflow(args.tasks, args.install or PLACEHOLDER_INSTALL, args.lang, args.kit)
     except WorkflowError as error:
         err.print(str(error), markup=False, highlight=False)
         return EXIT_BAD_INPUT
@@ -874,12 +893,13 @@ def cmd_classroom(args) -> int:
         err.print(f"Could not write {args.out}: {error}", markup=False, highlight=False)
         return EXIT_BAD_INPUT
     visible = [c for t in course.tasks for c in t.checks if c.visibility == "visible"]
-    hidden = sum(len(t.checks) for t in course.tasks) - len(visible)
+    hidden = sum(len(t.checks) for t in course.tasks) - len(visible) \
+        if hidden_checks is None else hidden_checks
     err.print(f"Wrote {args.out}: {len(visible)} visible check(s), "
               f"{sum(c.points for c in visible):g} points reach Classroom"
               + (f"; the {hidden} hidden check(s) run only with grader grade" if hidden else "")
               + ".", markup=False, highlight=False)
-    if args.install is None:
+    if args.install is None and not args.kit:
         err.print(f"The workflow installs the grader from the placeholder "
                   f"'{PLACEHOLDER_INSTALL}': replace it in {args.out}, or write the workflow "
                   "again with --install SPEC.", markup=False, highlight=False)

@@ -158,6 +158,30 @@ def test_a_failed_check_lets_the_step_pass_and_costs_exactly_its_points(tmp_path
     assert "minimax.py has no function alphabeta." in summary.read_text()
 
 
+def test_with_a_kit_the_repository_holds_no_task_file_and_the_kit_grades(tmp_path, monkeypatch,
+                                                                          course):
+    """A template repository with a self-check kit instead of the task files: the workflow
+    is valid, installs no grader itself, and its grading step runs the kit's check.py."""
+    from grader.answers import AnswerBook
+    from grader.kit import build_kit
+    repository = template_repository(tmp_path, "ohne-alphabeta")
+    shutil.rmtree(repository / "tasks")
+    build_kit(course, AnswerBook(), repository / "kit", wheel=False)
+    monkeypatch.chdir(repository)
+    assert main(["classroom", "--kit", "kit", "--lang", "en"]) == 0
+    workflow = yaml.safe_load((repository / ".github" / "workflows" / "classroom.yml").read_text())
+    jsonschema.validate(workflow, json.loads(SCHEMA.read_text()), cls=jsonschema.Draft7Validator)
+    steps = workflow["jobs"]["run-autograding-tests"]["steps"]
+    assert not any("pip\" install" in step.get("run", "") for step in steps)
+    done, outputs, summary, _ = run_grading_step(workflow, repository, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = decode(outputs)
+    assert result["status"] == "fail" and result["max_score"] == visible_points(course)
+    lost = visible_points(course, lambda check: check.function == "alphabeta")
+    assert sum(test["score"] for test in result["tests"]) == result["max_score"] - lost
+    assert "minimax.py has no function alphabeta." in summary.read_text()
+
+
 def test_a_grader_that_cannot_grade_stops_the_job_before_the_reporter(tmp_path, monkeypatch):
     repository = template_repository(tmp_path, "korrekt")
     workflow = write_workflow(repository, monkeypatch)

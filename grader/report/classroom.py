@@ -99,20 +99,26 @@ class WorkflowError(ValueError):
     """An option of ``grader classroom`` that cannot go into the workflow as given."""
 
 
-def workflow(tasks: str, install: str, lang: str | None = None) -> str:
+def workflow(tasks: str, install: str, lang: str | None = None, kit: str | None = None) -> str:
     """The text of ``.github/workflows/classroom.yml`` for a template repository whose task
     files lie at ``tasks`` (relative to the repository's root); ``install`` is what pip
-    installs the grader from."""
-    for option, value in (("--tasks", tasks), ("--install", install)):
+    installs the grader from.  With ``kit`` (a self-check kit's folder in the repository),
+    the kit's check.py runs instead, with the kit's own wheel: no task file and no model
+    solution needs to be in the repository."""
+    given = (("--tasks", tasks), ("--install", install)) + ((("--kit", kit),) if kit else ())
+    for option, value in given:
         if not value.strip() or any(ord(c) < 32 or c == "\x7f" for c in value):
             raise WorkflowError(f"{option} {value!r}: give a single line of text")
+    for option, value in (("--kit", kit),) if kit else (("--tasks", tasks),):
+        path = Path(value)
+        if path.is_absolute() or ".." in path.parts:
+            raise WorkflowError(f"{option} {value}: give its path inside the repository, "
+                                f"relative to its root (e.g. {option} "
+                                f"{'kit' if kit else 'tasks'})")
     path = Path(tasks)
-    if path.is_absolute() or ".." in path.parts:
-        raise WorkflowError(f"--tasks {tasks}: give the task files' path inside the "
-                            "repository, relative to its root (e.g. --tasks tasks)")
     from .writers import TEMPLATES
     return TEMPLATES.get_template("classroom.yml.j2").render(
         workflow_name=WORKFLOW_NAME, job_id=JOB_ID, runner_id=RUNNER_ID,
         results_variable=f"{RUNNER_ID.upper()}_RESULTS",
         install=shlex.quote(install), tasks=shlex.quote(path.as_posix()),
-        lang=lang)
+        kit=shlex.quote((Path(kit) / "check.py").as_posix()) if kit else None, lang=lang)
