@@ -5,8 +5,10 @@ before handing it in, without being handed the model solutions or the hidden che
 
 * ``kit.json``: the course as the grader reads it, cut to its *visible* checks (tasks with
   none are left out, and so is every pinned answer), the reference's answers to exactly the
-  calls those checks make, the answers of the mistake catalogue's faulty variants to the same
-  calls (so that the feedback still names a classic mistake), and how many checks are hidden.
+  calls those checks make, and how many checks are hidden; ``kit-variants.json``: the
+  answers of the mistake catalogue's faulty variants to the same calls (so that the feedback
+  still names a classic mistake); ``kit-small-trees.json``: see below.  The last two are read
+  only when a check fails.
   No hidden input and no hidden answer is in it: it is built from the plan of the visible
   checks only.  Random-tree checks keep their seeded trees; their feedback shows the
   smallest failing one, since there is no reference to shrink a counterexample against.
@@ -33,6 +35,8 @@ from .tasks import Check, Course, Limits, Task
 
 FORMAT = "gametree-grader kit 1"
 KIT_FILE = "kit.json"
+# Read only when a check fails: the mistake catalogue's answers, and the small trees.
+VARIANTS_FILE, SMALL_FILE = "kit-variants.json", "kit-small-trees.json"
 # Small trees per random-tree check and horizon, with their answers: where the grader shrinks
 # a failing tree with the reference, a kit runs these and shows the smallest that fails the
 # same way (half with small values, half with the check's own range).
@@ -99,11 +103,24 @@ class KitAnswers:
 
     shrinks = False    # no reference to answer the smaller trees a shrink would try
 
-    def __init__(self, answers: dict, variants: dict, mistakes: dict, small: dict):
+    def __init__(self, answers: dict, mistakes: dict, variants=None, small=None,
+                 folder: Path | None = None):
         self._answers = answers        # digest of the call's key -> answers
-        self._variants = variants      # digest -> {mistake: answers}
         self._mistakes = mistakes      # model solution -> its catalogue's mistakes
-        self._small = small            # check id -> [[horizon, items, answers], ...]
+        self._loaded = {VARIANTS_FILE: variants, SMALL_FILE: small}
+        self._folder = folder          # where the files of the other two are read from
+
+    def _part(self, name: str) -> dict:
+        """``kit-variants.json`` (digest -> {mistake: answers}) or ``kit-small-trees.json``
+        (check id -> [[horizon, items, answers], ...]), read on first use: a check that
+        passes needs neither."""
+        if self._loaded[name] is None:
+            try:
+                self._loaded[name] = decode((self._folder / name).read_bytes())
+            except (OSError, TypeError, ValueError) as error:
+                raise KitError(f"{name} of the kit cannot be read ({error}); ask for a new "
+                               "kit") from None
+        return self._loaded[name]
 
     def __getitem__(self, call) -> list[dict]:
         try:
@@ -114,7 +131,7 @@ class KitAnswers:
                            "grader version; ask for a new kit") from None
 
     def variant(self, call, mistake: str) -> list[dict]:
-        return self._variants.get(AnswerCache.digest(call.key()), {}).get(mistake) \
+        return self._part(VARIANTS_FILE).get(AnswerCache.digest(call.key()), {}).get(mistake) \
             or [{"error": "not in kit"} for _ in call.items]
 
     def mistakes_of(self, reference: str) -> tuple:
@@ -123,7 +140,7 @@ class KitAnswers:
     def small_trees(self, check_id: str, horizon) -> tuple | None:
         """``(items, answers)``: the kit's small trees for a random-tree check searched with
         ``horizon``, smallest first (None if the kit has none)."""
-        for known, items, answers in self._small.get(check_id, ()):
+        for known, items, answers in self._part(SMALL_FILE).get(check_id, ()):
             if known == horizon:
                 return tuple(items), answers
         return None
@@ -141,7 +158,7 @@ class Kit:
 
 
 def kit_data(course: Course, book) -> dict:
-    """Everything ``kit.json`` holds, computed with the reference (``book``: an
+    """Everything a kit holds, by file name, computed with the reference (``book``: an
     ``AnswerBook``) for the visible checks' calls only."""
     from .grading import Plan
     shown, hidden = visible_course(course)
@@ -159,9 +176,10 @@ def kit_data(course: Course, book) -> dict:
     small = {check.id: [[horizon, list(call.items), book[call]]
                         for horizon, call in _small_tree_calls(check, plan)]
              for check in plan.checks if check.kind == "random-trees"}
-    return {"format": FORMAT, "grader": __version__, "hidden": hidden,
-            "course": course_to_json(shown), "answers": answers, "variants": variants,
-            "mistakes": mistakes, "small": small}
+    return {KIT_FILE: {"format": FORMAT, "grader": __version__, "hidden": hidden,
+                       "course": course_to_json(shown), "answers": answers,
+                       "mistakes": mistakes},
+            VARIANTS_FILE: variants, SMALL_FILE: small}
 
 
 def _small_tree_calls(check, plan):
@@ -191,8 +209,10 @@ def build_kit(course: Course, book, out: Path, wheel: bool = True) -> list[Path]
     from .report.writers import write_atomically
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    written = [out / KIT_FILE]
-    write_atomically(out / KIT_FILE, dumps(kit_data(course, book)) + "\n")
+    written = []
+    for name, data in kit_data(course, book).items():
+        write_atomically(out / name, dumps(data) + "\n")
+        written.append(out / name)
     write_atomically(out / ENTRY, _entry_script(course))
     (out / ENTRY).chmod((out / ENTRY).stat().st_mode | 0o111)
     written.append(out / ENTRY)
@@ -238,5 +258,5 @@ def load_kit(folder: Path | str) -> Kit:
     except (KeyError, TypeError, ValueError) as error:
         raise KitError(f"{path}: its course cannot be read ({error}); ask for a new kit") \
             from None
-    return Kit(course, KitAnswers(data["answers"], data["variants"], data["mistakes"],
-                                  data["small"]), int(data["hidden"]), path.parent)
+    return Kit(course, KitAnswers(data["answers"], data["mistakes"], folder=path.parent),
+               int(data["hidden"]), path.parent)

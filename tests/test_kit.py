@@ -45,15 +45,18 @@ def kit(course, tmp_path_factory):
 
 
 def test_the_kit_holds_no_hidden_check_and_no_answer_only_hidden_checks_need(course, kit):
-    text = (kit / "kit.json").read_text()
+    text = "\n".join(path.read_text() for path in sorted(kit.glob("*.json")))
+    assert len(list(kit.glob("*.json"))) == 3
     hidden = [c for t in course.tasks for c in t.checks if c.visibility != "visible"]
     assert hidden, "the bundled course has hidden checks"
     for check in hidden:
         assert f'"{check.id}"' not in text
     plan = Plan.of(course)
-    held = json.loads(text)["answers"]
+    held = json.loads((kit / "kit.json").read_text())["answers"]
+    variants = json.loads((kit / "kit-variants.json").read_text())
     for key in plan.hidden_keys:
-        assert AnswerCache.digest(key) not in held
+        assert AnswerCache.digest(key) not in held and AnswerCache.digest(key) not in variants
+    assert set(variants) <= set(held)
     loaded = load_kit(kit)
     assert loaded.hidden == len(hidden)
     assert all(c.visibility == "visible" for t in loaded.course.tasks for c in t.checks)
@@ -149,8 +152,8 @@ def test_a_failing_random_tree_check_shows_the_smallest_of_the_kit_s_small_trees
     from grader.sandbox.isolation import best_level
     from grader.single import grade_folder
     loaded = load_kit(kit)
-    without = KitAnswers(loaded.answers._answers, loaded.answers._variants,
-                         loaded.answers._mistakes, {})
+    without = KitAnswers(loaded.answers._answers, loaded.answers._mistakes, small={},
+                         folder=kit)
 
     def example(answers):
         result = grade_folder(loaded.course, ROOT / "submissions" / "strikter-schnitt",
