@@ -51,6 +51,11 @@ MAX_FILES = 500                     # regular files copied or unpacked per submi
 MAX_BYTES = 20 << 20                # their total size
 MAX_DEPTH = 20                      # path components below the submission's folder
 MAX_NAME_BYTES = 255                # one file or folder name (the usual file-system limit)
+# Folders of tools, not code: version control, caches, virtual environments (a folder with a
+# pyvenv.cfg).  A student's repository holds them (a course repository's .venv alone has
+# thousands of files); they are left out silently, being nobody's answer.
+TOOLING_FOLDERS = frozenset({".git", ".hg", ".svn", ".pytest_cache", ".mypy_cache",
+                             ".ruff_cache", ".tox", ".nox"})
 MAX_ENTRIES = 2000                  # archive members of any kind; entries looked at in a folder
 MAX_MEMBER_NAME_BYTES = 1024        # an archive member's whole path
 MAX_ARCHIVE_BYTES = 20 << 20        # the archive file on disk
@@ -454,6 +459,9 @@ def _copy_tree(source: Path, into: Path) -> tuple:
             if stat.S_ISLNK(info.st_mode):
                 left_out["links-ignored"].append(_display_path(parts))
             elif stat.S_ISDIR(info.st_mode):
+                if entry.name in TOOLING_FOLDERS \
+                        or os.path.isfile(os.path.join(entry.path, "pyvenv.cfg")):
+                    continue
                 if entry.name == "__pycache__":
                     left_out["bytecode-ignored"].append(_display_path(parts) + "/")
                 elif entry.name in shadowing:

@@ -706,3 +706,24 @@ def test_a_moodle_download_is_graded_as_its_students_handed_it_in(tmp_path):
     attention = summary[summary.index('id="attention"'):summary.index("</table>",
                                                                       summary.index('id="attention"'))]
     assert "was unpacked and graded" in attention and "only the case differed" in attention
+
+
+def test_version_control_caches_and_virtual_environments_are_left_out_silently(tmp_path):
+    """A student's repository, as a course repository or a Classroom download holds it: its
+    .git and .venv (thousands of files) are nobody's answer and must not exceed the limits."""
+    repository = tmp_path / "repository"
+    shutil.copytree(ROOT / "submissions" / "korrekt", repository)
+    for folder, count in ((".git/objects", 600), (".venv/lib/site-packages/numpy", 600),
+                          (".pytest_cache/v", 3)):
+        (repository / folder).mkdir(parents=True)
+        for number in range(count):
+            (repository / folder / f"f{number}").write_text("x")
+    (repository / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (repository / "umgebung").mkdir()      # a virtual environment by any name
+    (repository / "umgebung" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    staged = stage(Submission("r", "r", repository, "folder"), tmp_path / "staged",
+                   ("evaluation", "minimax"))
+    assert staged.problem is None and staged.notes == ()
+    assert sorted(p.name for p in staged.folder.iterdir()) == sorted(
+        p.name for p in (ROOT / "submissions" / "korrekt").iterdir()
+        if p.name != "__pycache__")
