@@ -19,8 +19,9 @@ own limits (``call_seconds``, ``submission_seconds``) end a search that never re
 anyway.  When pytest-timeout's limit is shorter, its signal method interrupts the grading:
 the sandboxed child is killed and its folders removed as the interruption unwinds, and
 every grader item fails as not graded, saying why.  Its thread method ends pytest at once;
-the bubblewrap sandbox dies with it (``--die-with-parent``), as does the process level's
-child (its parent-death signal).
+the bubblewrap sandbox dies with it (``--die-with-parent``), as does the container level's
+child (its parent-death signal); at the process level a search that never returns runs on
+until its CPU limit ends it.
 
 This module must stay cheap: pytest imports it in every run of every project whose
 environment has the grader installed (entry point ``pytest11``).  It imports only pytest and
@@ -30,6 +31,7 @@ the ini option ``grader_tasks``) is given.  ``-p no:grader`` leaves it out entir
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -114,14 +116,14 @@ class Grading:
         if self.started:
             return
         try:
-            self.result = self._grade()
+            result = self._grade()
+            from .report.views import student_view
+            # group=False: each item stands alone, so every message is whole (as in JUnit).
+            view = student_view(result, self.course, self.catalogue, html=False, group=False)
         except (Exception, pytest.fail.Exception) as failure:
             self.failure, self.failed_in = failure, item.nodeid
             return
-        from .report.views import student_view
-        # group=False: each item stands alone, so every message is whole (as in JUnit XML).
-        view = student_view(self.result, self.course, self.catalogue(), html=False,
-                            group=False)
+        self.result = result
         self.feedback = {check["id"]: check for task in view["tasks"]
                          for check in task["checks"]}
 
@@ -136,6 +138,7 @@ class Grading:
         return grade_folder(self.course, self.submission, level, only_visible=True,
                             answers=lambda: AnswerBook.for_course(self.course))
 
+    @functools.cached_property
     def catalogue(self):
         from .report.messages import Catalogue
         return Catalogue(self.language)
@@ -144,7 +147,7 @@ class Grading:
         failure = self.failure
         reason = str(failure) if isinstance(failure, (NotGraded, pytest.fail.Exception)) \
             else f"{type(failure).__name__}: {failure}"
-        return self.catalogue().text("ui.pytest_not_graded", item=self.failed_in,
+        return self.catalogue.text("ui.pytest_not_graded", item=self.failed_in,
                                      reason=reason)
 
     def summary(self) -> list[str]:
@@ -152,14 +155,15 @@ class Grading:
         if self.result is None:
             return [self.not_graded_text()]
         from .report.exports import points_text
-        catalogue = self.catalogue()
+        catalogue = self.catalogue
         hidden = sum(1 for task in self.course.tasks for check in task.checks
                      if check.visibility != "visible")
         lines = [catalogue.text("ui.pytest_points", score=points_text(self.result.score),
                                 maximum=points_text(self.result.max_score), hidden=hidden)]
         if self.result.problem:
+            from .report.safe import terminal_text
             lines.append(catalogue.text(f"ui.{self.result.problem}",
-                                        detail=self.result.problem_detail))
+                                        detail=terminal_text(self.result.problem_detail or "")))
         return lines
 
 
@@ -299,7 +303,9 @@ class CheckItem(pytest.Item):
             from .report.writers import check_text
             # What the submission returned reaches the terminal: no control characters.
             feedback = deep(grading.feedback[self.check.id], terminal_text)
-            raise CheckFailed(check_text(feedback, grading.catalogue()))
+            raise CheckFailed(check_text(feedback, grading.catalogue,
+                                         grading.result.problem,
+                                         terminal_text(grading.result.problem_detail or "")))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CheckFailed):

@@ -286,3 +286,20 @@ def test_a_broken_task_file_is_a_usage_error_naming_file_and_line(tmp_path):
     missing = run_pytest(project, "--grader-tasks", "tasks")
     assert missing.returncode == 4
     assert f"--grader-tasks {project / 'tasks'}: no such file or folder" in missing.stderr
+
+
+def test_an_empty_submission_folder_fails_every_item_saying_so(tmp_path):
+    repository = course_repository(tmp_path / "repo", "korrekt")
+    (repository / "abgabe").mkdir()
+    run = run_pytest(repository, "--grader-tasks", "tasks", "--grader-submission", "abgabe",
+                     "--grader-lang", "en", "-v", "-k", "tree-binary")
+    assert run.returncode == 1
+    assert outcomes(run.stdout) == {node_id(check): "FAILED" for check in VISIBLE
+                                    if check.task_id == "tree-binary"}
+    failures = run.stdout.split("= FAILURES =")[1]
+    assert failures.count("The submission is empty.\n"
+                          "The file minimax.py is missing from your submission.\n") == 4
+    lines = run.stdout.splitlines()
+    assert f"grader: 0/{VISIBLE_POINTS:g} points ({HIDDEN} hidden checks not run)" in lines
+    assert lines[lines.index(f"grader: 0/{VISIBLE_POINTS:g} points ({HIDDEN} hidden checks "
+                             "not run)") + 1] == "The submission is empty."
