@@ -46,7 +46,8 @@ def pytest_addoption(parser) -> None:
                     help="task file or folder of the course: collect one test per visible "
                     "check (ini: grader_tasks, relative to the ini file)")
     group.addoption("--grader-submission", metavar="DIR",
-                    help="the folder graded (ini: grader_submission) [the rootdir]")
+                    help="the folder graded (ini: grader_submission) [the rootdir when the "
+                    "ini file names the course, else the current folder]")
     group.addoption("--grader-lang", choices=LANGUAGES,
                     help="language of the grader's messages (ini: grader_lang) [the course's]")
     group.addoption("--grader-sandbox", choices=SANDBOX_CHOICES,
@@ -60,7 +61,7 @@ def pytest_configure(config) -> None:
     tasks = _path_setting(config, "tasks")
     if tasks is None:
         return
-    submission = _path_setting(config, "submission") or config.rootpath
+    submission = _path_setting(config, "submission") or _default_submission(config)
     language = config.getoption("grader_lang") or config.getini("grader_lang") or None
     if language is not None and language not in LANGUAGES:
         raise pytest.UsageError(f"grader_lang = {language}: choose one of "
@@ -68,6 +69,22 @@ def pytest_configure(config) -> None:
     sandbox = config.getoption("grader_sandbox") or "auto"
     config.pluginmanager.register(CoursePlugin(tasks, submission, language, sandbox),
                                   "grader-course")
+
+
+def _default_submission(config) -> Path:
+    """The folder graded when none is named: the ini file's folder (the rootdir) when the
+    ini file names the course, as it configures that repository; else the folder pytest was
+    started in, as ``grader check`` checks ".".  Not the rootdir alone: pytest finds the
+    rootdir before it knows this plugin's options, so it takes the value of
+    ``--grader-tasks ../kurs/tasks`` for a path to test, and the course's folder (with its own
+    ini file) can become the rootdir."""
+    if not config.getoption("grader_tasks") and config.getini("grader_tasks"):
+        return _ini_folder(config)
+    return config.invocation_params.dir
+
+
+def _ini_folder(config) -> Path:
+    return config.inipath.parent if config.inipath else config.rootpath
 
 
 def _path_setting(config, name: str) -> Path | None:
@@ -78,8 +95,7 @@ def _path_setting(config, name: str) -> Path | None:
         return (config.invocation_params.dir / given).resolve()
     configured = config.getini(f"grader_{name}")
     if configured:
-        base = config.inipath.parent if config.inipath else config.rootpath
-        return (base / configured).resolve()
+        return (_ini_folder(config) / configured).resolve()
     return None
 
 
@@ -209,10 +225,11 @@ class CoursePlugin:
         if config.args_source != pytest.Config.ArgsSource.ARGS and not config.option.pyargs:
             # No paths named: the task files join testpaths (or the current folder), so that
             # `pytest` alone runs the checks; named paths (`pytest tests/`) are respected.
+            # The course's path as given, not its files: outside the rootdir pytest names
+            # nodes relative to it (blatt3.yaml::...), and a file relative to itself is "".
             named = [(config.invocation_params.dir / arg).resolve() for arg in config.args]
-            for file in sorted(self.files):
-                if not any(file.is_relative_to(root) for root in named):
-                    config.args.append(str(file))
+            if not any(self.tasks.is_relative_to(root) for root in named):
+                config.args.append(str(self.tasks))
 
     def pytest_collect_file(self, file_path: Path, parent):
         if file_path.resolve() in self.files:

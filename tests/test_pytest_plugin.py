@@ -303,3 +303,24 @@ def test_an_empty_submission_folder_fails_every_item_saying_so(tmp_path):
     assert f"grader: 0/{VISIBLE_POINTS:g} points ({HIDDEN} hidden checks not run)" in lines
     assert lines[lines.index(f"grader: 0/{VISIBLE_POINTS:g} points ({HIDDEN} hidden checks "
                              "not run)") + 1] == "The submission is empty."
+
+
+def test_task_files_outside_the_repository_grade_the_folder_pytest_runs_in(tmp_path):
+    course = tmp_path / "kurs"
+    shutil.copytree(ROOT / "tasks", course / "tasks")
+    shutil.copy2(PLUGIN_DATA / "course-checkout" / "pytest.ini", course / "pytest.ini")
+    repository = tmp_path / "repo"
+    repository.mkdir()
+    for file in (ROOT / "submissions" / "korrekt").iterdir():
+        shutil.copy2(file, repository / file.name)
+    # pytest takes a separate value for a path to test and so the course's folder for its
+    # rootdir; with '=' it does not.  Either way the student's folder is graded.
+    for option, rootdir in ((["--grader-tasks", "../kurs/tasks"], course),
+                            (["--grader-tasks=../kurs/tasks"], repository)):
+        run = run_pytest(repository, *option, "-v", "-k", "tree-binary")
+        assert f"rootdir: {rootdir}" in run.stdout
+        assert run.returncode == 0, run.stdout
+        assert sorted(node.split("blatt3.yaml::")[1] for node, outcome
+                      in outcomes(run.stdout).items() if outcome == "PASSED") == [
+            "tree-binary::minimax::action", "tree-binary::minimax::value",
+            "tree-binary::negamax::action", "tree-binary::negamax::value"]
