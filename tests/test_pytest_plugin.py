@@ -14,8 +14,10 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from conftest import DATA, ROOT
 
+from grader.sandbox.isolation import bubblewrap_works, container_problem
 from grader.tasks import load_course
 
 PLUGIN_DATA = DATA / "pytest-plugin"
@@ -202,11 +204,25 @@ def when_searching(process: subprocess.Popen, marker: str) -> None:
     assert process.poll() is None, process.communicate()[0]
 
 
-def test_pytest_timeout_stopping_the_grading_fails_every_item_and_kills_the_sandbox(tmp_path):
+def unavailable(level: str) -> str | None:
+    """Why the sandbox ``level`` cannot run here, or None."""
+    if level == "bubblewrap" and not bubblewrap_works():
+        return "bubblewrap is not installed or cannot create namespaces here; CI installs it"
+    return container_problem() if level == "container" else None
+
+
+STRONG = [pytest.param(level, marks=pytest.mark.skipif(unavailable(level) is not None,
+                                                       reason=str(unavailable(level))))
+          for level in ("bubblewrap", "container")]
+
+
+@pytest.mark.parametrize("level", STRONG)
+def test_pytest_timeout_stopping_the_grading_fails_every_item_and_kills_the_sandbox(
+        tmp_path, level):
     repository, marker = hanging_repository(tmp_path)
     junit = tmp_path / "junit.xml"
-    process = start_pytest(repository, "--grader-tasks", "tasks", "-v", "--timeout", "600",
-                           f"--junitxml={junit}")
+    process = start_pytest(repository, "--grader-tasks", "tasks", "--grader-sandbox", level,
+                           "-v", "--timeout", "600", f"--junitxml={junit}")
     when_searching(process, marker)
     # pytest-timeout's timer (signal method, the default) going off now, mid-sandbox.
     process.send_signal(signal.SIGALRM)
@@ -226,11 +242,12 @@ def test_pytest_timeout_stopping_the_grading_fails_every_item_and_kills_the_sand
     assert not [p.name for p in (tmp_path / "tmp").iterdir() if p.name.startswith("grader-")]
 
 
-def test_pytest_ended_outright_takes_the_sandbox_with_it(tmp_path):
+@pytest.mark.parametrize("level", STRONG)
+def test_pytest_ended_outright_takes_the_sandbox_with_it(tmp_path, level):
     """pytest-timeout's thread method ends pytest with os._exit; nothing is cleaned up in
     the process, so the sandbox must die with its parent."""
     repository, marker = hanging_repository(tmp_path)
-    process = start_pytest(repository, "--grader-tasks", "tasks")
+    process = start_pytest(repository, "--grader-tasks", "tasks", "--grader-sandbox", level)
     when_searching(process, marker)
     process.kill()
     process.communicate(timeout=280)
