@@ -120,6 +120,7 @@ class Grading:
         self.result = None
         self.failure: BaseException | None = None
         self.failed_in: str | None = None   # node id of the item whose setup graded
+        self.verdicts: dict = {}            # check id -> grader.checks.Verdict
         self.feedback: dict = {}            # check id -> the check's view (grader.report.views)
 
     @property
@@ -140,6 +141,7 @@ class Grading:
             self.failure, self.failed_in = failure, item.nodeid
             return
         self.result = result
+        self.verdicts = {verdict.check.id: verdict for verdict in result.verdicts}
         self.feedback = {check["id"]: check for task in view["tasks"]
                          for check in task["checks"]}
 
@@ -302,8 +304,7 @@ class CheckItem(pytest.Item):
     def runtest(self) -> None:
         from .report.exports import points_text
         grading = self.config.stash[GRADING]
-        verdict = grading.result and next(
-            (v for v in grading.result.verdicts if v.check.id == self.check.id), None)
+        verdict = grading.verdicts.get(self.check.id)
         score = verdict.score if verdict is not None else 0.0
         self.user_properties += [("points", points_text(score)),
                                  ("max_points", points_text(self.check.points)),
@@ -313,8 +314,8 @@ class CheckItem(pytest.Item):
                     grading.failure, (NotGraded, pytest.fail.Exception)):
                 raise grading.failure   # a bug in the grader: its traceback, to report it
             raise CheckFailed(grading.not_graded_text())
-        if verdict is None:
-            raise CheckFailed(grading.not_graded_text())
+        if verdict is None:   # the grading judges every visible check: a bug if not
+            raise LookupError(f"the grading has no verdict on {self.check.id}")
         if not verdict.passed:
             from .report.safe import deep, terminal_text
             from .report.writers import check_text
