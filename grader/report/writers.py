@@ -177,6 +177,17 @@ def render_student(result, course, catalogue: Catalogue) -> dict[str, str]:
             version=__version__)}
 
 
+def check_text(check: dict, catalogue: Catalogue, problem: str | None = None,
+               problem_detail: str | None = None) -> str:
+    """One check's feedback as plain text (``check``: its view, ``views.check_view``): the
+    submission's problem if it has one (``SubmissionResult.problem``: why its checks fail),
+    the message, the search drawn or listed, the traceback.  For formats where each check
+    stands alone and is read in a terminal, such as the pytest plugin's failures."""
+    return TEMPLATES.get_template("check.txt.j2").render(
+        check=check, problem=problem, problem_detail=problem_detail,
+        ui=_ui(catalogue, False)).rstrip("\n")
+
+
 def write_files(folder: Path, files: dict[str, str]) -> Path:
     """Each file atomically, in the order given."""
     for name, text in files.items():

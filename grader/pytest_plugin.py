@@ -1,0 +1,361 @@
+"""pytest in a course repository: ``pytest --grader-tasks tasks`` runs the course's visible
+checks on the repository's code, one test item per check.
+
+The items are ``TASKFILE::TASK::FUNCTION::CHECK`` (``tasks/blatt3.yaml::tree-blatt3::
+alphabeta::visited``): a collector per task file, task and student function, so that a node
+id on the command line selects a file, a task, a function or one check, and JUnit XML names
+each case ``CHECK`` in the class ``tasks.blatt3.yaml.TASK.FUNCTION``.  Each item carries its
+points as ``user_properties`` (``points``, ``max_points``, ``function``, ``kind``), which
+``--junitxml`` writes as the test case's properties, and fails with the grader's own
+feedback in the course language (``grader.report.writers.check_text``), never with a
+traceback of the grader.
+
+The submission is graded once per session, by the same sandboxed run as ``grader check``
+(``grader.single.grade_folder``, visible checks only), as the shared setup of the grader
+items: in the setup of the first of them that runs, as a session-scoped fixture would be.
+pytest-timeout therefore counts the grading against that item (unless
+``timeout_func_only`` is set), and every later item only reads its verdict.  The grader's
+own limits (``call_seconds``, ``submission_seconds``) end a search that never returns
+anyway.  When pytest-timeout's limit is shorter, its signal method interrupts the grading:
+the sandboxed child is killed and its folders removed as the interruption unwinds, and
+every grader item fails as not graded, saying why.  Its thread method ends pytest at once;
+the bubblewrap sandbox dies with it (``--die-with-parent``), as does the container level's
+child (its parent-death signal); at the process level a search that never returns runs on
+until its CPU limit ends it.
+
+This module must stay cheap: pytest imports it in every run of every project whose
+environment has the grader installed (entry point ``pytest11``).  It imports only pytest and
+the standard library; the grader is imported in hooks, and only when ``--grader-tasks`` (or
+the ini option ``grader_tasks``) is given.  ``-p no:grader`` leaves it out entirely.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+SANDBOX_CHOICES = ("auto", "bubblewrap", "container", "process")
+LANGUAGES = ("de", "en")
+
+
+def pytest_addoption(parser) -> None:
+    group = parser.getgroup("grader", "gametree-grader: the course's visible checks as tests")
+    group.addoption("--grader-tasks", metavar="PATH",
+                    help="task file or folder of the course: collect one test per visible "
+                    "check (ini: grader_tasks, relative to the ini file)")
+    group.addoption("--grader-submission", metavar="DIR",
+                    help="the folder graded (ini: grader_submission) [the rootdir when the "
+                    "ini file names the course, else the current folder]")
+    group.addoption("--grader-lang", choices=LANGUAGES,
+                    help="language of the grader's messages (ini: grader_lang) [the course's]")
+    group.addoption("--grader-sandbox", choices=SANDBOX_CHOICES,
+                    help="isolation of the graded code [auto: the strongest that works]")
+    parser.addini("grader_tasks", "task file or folder of the course (see --grader-tasks)")
+    parser.addini("grader_submission", "the folder graded (see --grader-submission)")
+    parser.addini("grader_lang", "language of the grader's messages (see --grader-lang)")
+
+
+def pytest_configure(config) -> None:
+    tasks = _path_setting(config, "tasks")
+    if tasks is None:
+        return
+    submission = _path_setting(config, "submission") or _default_submission(config)
+    language = config.getoption("grader_lang") or config.getini("grader_lang") or None
+    if language is not None and language not in LANGUAGES:
+        raise pytest.UsageError(f"grader_lang = {language}: choose one of "
+                                f"{', '.join(LANGUAGES)}")
+    sandbox = config.getoption("grader_sandbox") or "auto"
+    config.pluginmanager.register(CoursePlugin(tasks, submission, language, sandbox),
+                                  "grader-course")
+
+
+def _default_submission(config) -> Path:
+    """The folder graded when none is named: the ini file's folder (the rootdir) when the
+    ini file names the course, as it configures that repository; else the folder pytest was
+    started in, as ``grader check`` checks ".".  Not the rootdir alone: pytest finds the
+    rootdir before it knows this plugin's options, so it takes the value of
+    ``--grader-tasks ../kurs/tasks`` for a path to test, and the course's folder (with its own
+    ini file) can become the rootdir."""
+    if not config.getoption("grader_tasks") and config.getini("grader_tasks"):
+        return _ini_folder(config)
+    return config.invocation_params.dir
+
+
+def _ini_folder(config) -> Path:
+    return config.inipath.parent if config.inipath else config.rootpath
+
+
+def _path_setting(config, name: str) -> Path | None:
+    """``--grader-NAME`` (relative to where pytest was started), else the ini option
+    ``grader_NAME`` (relative to the ini file), else None."""
+    given = config.getoption(f"grader_{name}")
+    if given:
+        return (config.invocation_params.dir / given).resolve()
+    configured = config.getini(f"grader_{name}")
+    if configured:
+        return (_ini_folder(config) / configured).resolve()
+    return None
+
+
+class NotGraded(Exception):
+    """The submission could not be graded here (the chosen sandbox does not work): said in
+    every grader item, with no traceback."""
+
+
+class CheckFailed(Exception):
+    """A grader item's failure: its text is the grader's feedback on the check."""
+
+
+class Grading:
+    """The one grading of the session, made in the setup of the first grader item that runs;
+    the items then read their verdicts and feedback from it."""
+
+    def __init__(self, course, submission: Path, language: str | None, sandbox: str):
+        self.course = course
+        self.submission = submission
+        self.sandbox = sandbox
+        self.language = language or course.language
+        self.result = None
+        self.failure: BaseException | None = None
+        self.failed_in: str | None = None   # node id of the item whose setup graded
+        self.verdicts: dict = {}            # check id -> grader.checks.Verdict
+        self.feedback: dict = {}            # check id -> the check's view (grader.report.views)
+
+    @property
+    def started(self) -> bool:
+        return self.result is not None or self.failure is not None
+
+    def run(self, item) -> None:
+        """Grade, once.  A failure (pytest-timeout's interruption, a sandbox that does not
+        work, a bug) is kept and said by the items, which then fail."""
+        if self.started:
+            return
+        try:
+            result = self._grade()
+            from .report.views import student_view
+            # group=False: each item stands alone, so every message is whole (as in JUnit).
+            view = student_view(result, self.course, self.catalogue, html=False, group=False)
+        except (Exception, pytest.fail.Exception) as failure:
+            self.failure, self.failed_in = failure, item.nodeid
+            return
+        self.result = result
+        self.verdicts = {verdict.check.id: verdict for verdict in result.verdicts}
+        self.feedback = {check["id"]: check for task in view["tasks"]
+                         for check in task["checks"]}
+
+    def _grade(self):
+        from .answers import AnswerBook
+        from .cli import _level
+        from .single import grade_folder
+        said: list[str] = []
+        level = _level(self.sandbox, _Collected(said))
+        if level is None:
+            raise NotGraded(" ".join(said))
+        return grade_folder(self.course, self.submission, level, only_visible=True,
+                            answers=lambda: AnswerBook.for_course(self.course))
+
+    @functools.cached_property
+    def catalogue(self):
+        from .report.messages import Catalogue
+        return Catalogue(self.language)
+
+    def not_graded_text(self) -> str:
+        failure = self.failure
+        reason = str(failure) if isinstance(failure, (NotGraded, pytest.fail.Exception)) \
+            else f"{type(failure).__name__}: {failure}"
+        return self.catalogue.text("ui.pytest_not_graded", item=self.failed_in,
+                                     reason=reason)
+
+    def summary(self) -> list[str]:
+        """The terminal summary: the points line, and a submission-level problem if any."""
+        if self.result is None:
+            return [self.not_graded_text()]
+        from .report.exports import points_text
+        catalogue = self.catalogue
+        hidden = sum(1 for task in self.course.tasks for check in task.checks
+                     if check.visibility != "visible")
+        lines = [catalogue.text("ui.pytest_points", score=points_text(self.result.score),
+                                maximum=points_text(self.result.max_score), hidden=hidden)]
+        if self.result.problem:
+            from .report.safe import terminal_text
+            lines.append(catalogue.text(f"ui.{self.result.problem}",
+                                        detail=terminal_text(self.result.problem_detail or "")))
+        return lines
+
+
+class _Collected:
+    """What ``grader.cli._level`` says, kept instead of printed."""
+
+    def __init__(self, said: list):
+        self.said = said
+
+    def print(self, text, **options) -> None:
+        self.said.append(str(text))
+
+
+GRADING = pytest.StashKey[Grading]()
+
+
+class CoursePlugin:
+    """Registered only when a course is given: its task files become collectors."""
+
+    def __init__(self, tasks: Path, submission: Path, language: str | None, sandbox: str):
+        self.tasks = tasks
+        self.submission = submission
+        self.language = language
+        self.sandbox = sandbox
+        self.files: set[Path] = set()
+        self.grading: Grading | None = None
+
+    def pytest_sessionstart(self, session) -> None:
+        from .tasks import TaskFileError, load_course
+        if not self.tasks.exists():
+            raise pytest.UsageError(f"--grader-tasks {self.tasks}: no such file or folder")
+        if not self.submission.is_dir():
+            raise pytest.UsageError(f"--grader-submission {self.submission}: no such folder")
+        try:
+            course = load_course(self.tasks)
+        except TaskFileError as error:
+            raise pytest.UsageError("\n".join([str(problem) for problem in error.problems] + [
+                f"{len(error.problems)} problem(s) in the task files; nothing was graded."]))
+        self.grading = session.config.stash[GRADING] = Grading(
+            course, self.submission, self.language, self.sandbox)
+        self.files = {Path(task.file).resolve() for task in course.tasks}
+        config = session.config
+        if config.args_source != pytest.Config.ArgsSource.ARGS and not config.option.pyargs:
+            # No paths named: the task files join testpaths (or the current folder), so that
+            # `pytest` alone runs the checks; named paths (`pytest tests/`) are respected.
+            # The course's path as given, not its files: outside the rootdir pytest names
+            # nodes relative to it (blatt3.yaml::...), and a file relative to itself is "".
+            named = [(config.invocation_params.dir / arg).resolve() for arg in config.args]
+            if not any(self.tasks.is_relative_to(root) for root in named):
+                config.args.append(str(self.tasks))
+
+    def pytest_collect_file(self, file_path: Path, parent):
+        if file_path.resolve() in self.files:
+            return TaskFile.from_parent(parent, path=file_path)
+        return None
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.grading is not None and self.grading.started:
+            for line in self.grading.summary():
+                terminalreporter.write_line(line)
+
+
+class TaskFile(pytest.File):
+    """A task file: its tasks that have visible checks."""
+
+    def collect(self):
+        grading = self.config.stash[GRADING]
+        for task in grading.course.tasks:
+            if Path(task.file).resolve() == self.path.resolve() and _visible(task):
+                yield TaskNode.from_parent(self, name=task.id, task=task)
+
+
+class TaskNode(pytest.Collector):
+    """One task: its student functions that have visible checks."""
+
+    def __init__(self, *, task, **options):
+        super().__init__(**options)
+        self.task = task
+
+    def collect(self):
+        for function in self.task.functions:
+            if _visible(self.task, function):
+                yield FunctionNode.from_parent(self, name=function, task=self.task)
+
+    def reportinfo(self):
+        return self.path, self.task.line - 1, self.task.id
+
+
+class FunctionNode(pytest.Collector):
+    """One student function of a task: its visible checks."""
+
+    def __init__(self, *, task, **options):
+        super().__init__(**options)
+        self.task = task
+
+    def collect(self):
+        for check in _visible(self.task, self.name):
+            yield CheckItem.from_parent(
+                self, name=check.id.removeprefix(f"{self.task.id}/{self.name}/"),
+                check=check)
+
+
+def _visible(task, function: str | None = None) -> list:
+    """The task's checks a student's run makes (hidden and after-due checks are not run)."""
+    return [check for check in task.checks if check.visibility == "visible"
+            and (function is None or check.function == function)]
+
+
+class CheckItem(pytest.Item):
+    """One visible check: passes or fails as its verdict does."""
+
+    def __init__(self, *, check, **options):
+        super().__init__(**options)
+        self.check = check
+
+    def setup(self) -> None:
+        # The grading is the grader items' shared setup (see the module's docstring).
+        self.config.stash[GRADING].run(self)
+
+    def runtest(self) -> None:
+        from .report.exports import points_text
+        grading = self.config.stash[GRADING]
+        verdict = grading.verdicts.get(self.check.id)
+        score = verdict.score if verdict is not None else 0.0
+        self.user_properties += [("points", points_text(score)),
+                                 ("max_points", points_text(self.check.points)),
+                                 ("function", self.check.function), ("kind", self.check.kind)]
+        if grading.failure is not None:
+            if grading.failed_in == self.nodeid and not isinstance(
+                    grading.failure, (NotGraded, pytest.fail.Exception)):
+                raise grading.failure   # a bug in the grader: its traceback, to report it
+            raise CheckFailed(grading.not_graded_text())
+        if verdict is None:   # the grading judges every visible check: a bug if not
+            raise LookupError(f"the grading has no verdict on {self.check.id}")
+        if not verdict.passed:
+            from .report.safe import deep, terminal_text
+            from .report.writers import check_text
+            # What the submission returned reaches the terminal: no control characters.
+            feedback = deep(grading.feedback[self.check.id], terminal_text)
+            raise CheckFailed(check_text(feedback, grading.catalogue,
+                                         grading.result.problem,
+                                         terminal_text(grading.result.problem_detail or "")))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CheckFailed):
+            return CheckFailure(str(excinfo.value), self.path, self.check.line)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, self.check.line - 1, f"{self.check.task_id}::{self.check.function}" \
+            f"::{self.name}"
+
+
+class CheckFailure:
+    """A failed check as pytest shows it: the feedback, and its first line as the crash
+    message (the short test summary and JUnit XML's ``message``).  Duck-typed as pytest's
+    own failure representations are read (``toterminal``, ``reprcrash``), so that no private
+    pytest class is needed."""
+
+    def __init__(self, text: str, path: Path, line: int):
+        self.text = text
+        self.reprcrash = _Crash(str(path), line, text.split("\n", 1)[0])
+
+    def toterminal(self, writer) -> None:
+        for line in self.text.splitlines():
+            writer.line(line, red=True)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _Crash:
+    def __init__(self, path: str, lineno: int, message: str):
+        self.path, self.lineno, self.message = path, lineno, message
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.lineno}: {self.message}"
