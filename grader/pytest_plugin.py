@@ -10,6 +10,10 @@ points as ``user_properties`` (``points``, ``max_points``, ``function``, ``kind`
 feedback in the course language (``grader.report.writers.check_text``), never with a
 traceback of the grader.
 
+``pytest --grader-kit kit`` does the same with a self-check kit (``grader.kit``) in place of
+the task files: its items are ``kit/kit.json::TASK::FUNCTION::CHECK``, its answers the kit's,
+and no model solution is needed.
+
 The submission is graded once per session, by the same sandboxed run as ``grader check``
 (``grader.single.grade_folder``, visible checks only), as the shared setup of the grader
 items: in the setup of the first of them that runs, as a session-scoped fixture would be.
@@ -45,6 +49,10 @@ def pytest_addoption(parser) -> None:
     group.addoption("--grader-tasks", metavar="PATH",
                     help="task file or folder of the course: collect one test per visible "
                     "check (ini: grader_tasks, relative to the ini file)")
+    group.addoption("--grader-kit", metavar="DIR",
+                    help="a self-check kit (grader kit) instead of --grader-tasks: its visible "
+                    "checks and precomputed answers, no model solutions needed (ini: "
+                    "grader_kit, relative to the ini file)")
     group.addoption("--grader-submission", metavar="DIR",
                     help="the folder graded (ini: grader_submission) [the rootdir when the "
                     "ini file names the course, else the current folder]")
@@ -53,21 +61,23 @@ def pytest_addoption(parser) -> None:
     group.addoption("--grader-sandbox", choices=SANDBOX_CHOICES,
                     help="isolation of the graded code [auto: the strongest that works]")
     parser.addini("grader_tasks", "task file or folder of the course (see --grader-tasks)")
+    parser.addini("grader_kit", "a self-check kit's folder (see --grader-kit)")
     parser.addini("grader_submission", "the folder graded (see --grader-submission)")
     parser.addini("grader_lang", "language of the grader's messages (see --grader-lang)")
 
 
 def pytest_configure(config) -> None:
-    tasks = _path_setting(config, "tasks")
+    tasks = _path_setting(config, "tasks") or _path_setting(config, "kit")
     if tasks is None:
         return
+    kit = _path_setting(config, "tasks") is None
     submission = _path_setting(config, "submission") or _default_submission(config)
     language = config.getoption("grader_lang") or config.getini("grader_lang") or None
     if language is not None and language not in LANGUAGES:
         raise pytest.UsageError(f"grader_lang = {language}: choose one of "
                                 f"{', '.join(LANGUAGES)}")
     sandbox = config.getoption("grader_sandbox") or "auto"
-    config.pluginmanager.register(CoursePlugin(tasks, submission, language, sandbox),
+    config.pluginmanager.register(CoursePlugin(tasks, submission, language, sandbox, kit),
                                   "grader-course")
 
 
@@ -78,7 +88,8 @@ def _default_submission(config) -> Path:
     rootdir before it knows this plugin's options, so it takes the value of
     ``--grader-tasks ../kurs/tasks`` for a path to test, and the course's folder (with its own
     ini file) can become the rootdir."""
-    if not config.getoption("grader_tasks") and config.getini("grader_tasks"):
+    if not (config.getoption("grader_tasks") or config.getoption("grader_kit")) \
+            and (config.getini("grader_tasks") or config.getini("grader_kit")):
         return _ini_folder(config)
     return config.invocation_params.dir
 
@@ -112,8 +123,13 @@ class Grading:
     """The one grading of the session, made in the setup of the first grader item that runs;
     the items then read their verdicts and feedback from it."""
 
-    def __init__(self, course, submission: Path, language: str | None, sandbox: str):
+    def __init__(self, course, submission: Path, language: str | None, sandbox: str,
+                 answers=None, hidden: int | None = None):
         self.course = course
+        self.answers = answers      # a kit's answers; None: the course's answer cache
+        self.hidden = hidden if hidden is not None else sum(
+            1 for task in course.tasks for check in task.checks
+            if check.visibility != "visible")
         self.submission = submission
         self.sandbox = sandbox
         self.language = language or course.language
@@ -154,7 +170,7 @@ class Grading:
         if level is None:
             raise NotGraded(" ".join(said))
         return grade_folder(self.course, self.submission, level, only_visible=True,
-                            answers=lambda: AnswerBook.for_course(self.course))
+                            answers=self.answers or (lambda: AnswerBook.for_course(self.course)))
 
     @functools.cached_property
     def catalogue(self):
@@ -174,10 +190,9 @@ class Grading:
             return [self.not_graded_text()]
         from .report.exports import points_text
         catalogue = self.catalogue
-        hidden = sum(1 for task in self.course.tasks for check in task.checks
-                     if check.visibility != "visible")
         lines = [catalogue.text("ui.pytest_points", score=points_text(self.result.score),
-                                maximum=points_text(self.result.max_score), hidden=hidden)]
+                                maximum=points_text(self.result.max_score),
+                                hidden=self.hidden)]
         if self.result.problem:
             from .report.safe import terminal_text
             lines.append(catalogue.text(f"ui.{self.result.problem}",
@@ -201,8 +216,10 @@ GRADING = pytest.StashKey[Grading]()
 class CoursePlugin:
     """Registered only when a course is given: its task files become collectors."""
 
-    def __init__(self, tasks: Path, submission: Path, language: str | None, sandbox: str):
-        self.tasks = tasks
+    def __init__(self, tasks: Path, submission: Path, language: str | None, sandbox: str,
+                 kit: bool = False):
+        self.tasks = tasks          # the task files, or the kit's folder (``kit``)
+        self.kit = kit
         self.submission = submission
         self.language = language
         self.sandbox = sandbox
@@ -210,19 +227,33 @@ class CoursePlugin:
         self.grading: Grading | None = None
 
     def pytest_sessionstart(self, session) -> None:
-        from .tasks import TaskFileError, load_course
+        option = "--grader-kit" if self.kit else "--grader-tasks"
         if not self.tasks.exists():
-            raise pytest.UsageError(f"--grader-tasks {self.tasks}: no such file or folder")
+            raise pytest.UsageError(f"{option} {self.tasks}: no such file or folder")
         if not self.submission.is_dir():
             raise pytest.UsageError(f"--grader-submission {self.submission}: no such folder")
-        try:
-            course = load_course(self.tasks)
-        except TaskFileError as error:
-            raise pytest.UsageError("\n".join([str(problem) for problem in error.problems] + [
-                f"{len(error.problems)} problem(s) in the task files; nothing was graded."]))
-        self.grading = session.config.stash[GRADING] = Grading(
-            course, self.submission, self.language, self.sandbox)
-        self.files = {Path(task.file).resolve() for task in course.tasks}
+        if self.kit:
+            from .kit import KIT_FILE, KitError, load_kit
+            try:
+                kit = load_kit(self.tasks)
+            except KitError as error:
+                raise pytest.UsageError(f"{option}: {error}") from None
+            grading = Grading(kit.course, self.submission, self.language, self.sandbox,
+                              kit.answers, kit.hidden)
+            # The kit's checks are collected from its kit.json.
+            self.files = {(kit.folder / KIT_FILE).resolve()}
+        else:
+            from .tasks import TaskFileError, load_course
+            try:
+                course = load_course(self.tasks)
+            except TaskFileError as error:
+                raise pytest.UsageError("\n".join(
+                    [str(problem) for problem in error.problems]
+                    + [f"{len(error.problems)} problem(s) in the task files; nothing was "
+                       "graded."]))
+            grading = Grading(course, self.submission, self.language, self.sandbox)
+            self.files = {Path(task.file).resolve() for task in course.tasks}
+        self.grading = session.config.stash[GRADING] = grading
         config = session.config
         if config.args_source != pytest.Config.ArgsSource.ARGS and not config.option.pyargs:
             # No paths named: the task files join testpaths (or the current folder), so that
@@ -235,7 +266,7 @@ class CoursePlugin:
 
     def pytest_collect_file(self, file_path: Path, parent):
         if file_path.resolve() in self.files:
-            return TaskFile.from_parent(parent, path=file_path)
+            return TaskFile.from_parent(parent, path=file_path, kit=self.kit)
         return None
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
@@ -245,12 +276,18 @@ class CoursePlugin:
 
 
 class TaskFile(pytest.File):
-    """A task file: its tasks that have visible checks."""
+    """A task file (or a kit's kit.json, which holds every task of the kit): its tasks that
+    have visible checks."""
+
+    def __init__(self, *, kit: bool = False, **options):
+        super().__init__(**options)
+        self.kit = kit
 
     def collect(self):
         grading = self.config.stash[GRADING]
         for task in grading.course.tasks:
-            if Path(task.file).resolve() == self.path.resolve() and _visible(task):
+            if (self.kit or Path(task.file).resolve() == self.path.resolve()) \
+                    and _visible(task):
                 yield TaskNode.from_parent(self, name=task.id, task=task)
 
 

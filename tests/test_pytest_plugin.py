@@ -341,3 +341,29 @@ def test_task_files_outside_the_repository_grade_the_folder_pytest_runs_in(tmp_p
                       in outcomes(run.stdout).items() if outcome == "PASSED") == [
             "tree-binary::minimax::action", "tree-binary::minimax::value",
             "tree-binary::negamax::action", "tree-binary::negamax::value"]
+
+
+def test_a_kit_in_the_repository_gives_the_same_items_and_verdicts(tmp_path):
+    """With --grader-kit the checks come from a self-check kit committed to the repository
+    (no task files, no model solution needed): the same items, verdicts and points."""
+    from grader.answers import AnswerBook
+    from grader.kit import build_kit
+    repository = tmp_path / "repo"
+    repository.mkdir()
+    for file in (ROOT / "submissions" / "strikter-schnitt").iterdir():
+        shutil.copy2(file, repository / file.name)
+    build_kit(COURSE, AnswerBook(), repository / "kit", wheel=False)
+    junit = tmp_path / "junit.xml"
+    run = run_pytest(repository, "--grader-kit=kit", "-v", f"--junitxml={junit}")
+    assert run.returncode == 1, run.stdout + run.stderr
+    failed = {"ttt-midgame-a::alphabeta::count", "ttt-midgame-b::alphabeta::count",
+              "random-trees::alphabeta::random-trees"}
+    expected = {node_id(check).replace("tasks/blatt3.yaml::", "kit/kit.json::"):
+                "FAILED" if node_id(check).split("::", 1)[1] in failed else "PASSED"
+                for check in VISIBLE}
+    assert outcomes(run.stdout) == expected
+    lost = sum(c.points for c in VISIBLE if node_id(c).split("::", 1)[1] in failed)
+    assert f"grader: {VISIBLE_POINTS - lost:g}/{VISIBLE_POINTS:g} Punkte ({HIDDEN} verborgene " \
+           "Tests nicht ausgeführt)" in run.stdout.splitlines()
+    assert "Du besuchst 125 Knoten, die Referenz nur 88." in run.stdout
+    assert len(junit_cases(junit)) == len(VISIBLE)
