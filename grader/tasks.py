@@ -31,6 +31,7 @@ or raises ``TaskFileError`` listing *every* problem found, before any grading st
 from __future__ import annotations
 
 import datetime
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -446,7 +447,7 @@ class _SheetReader:
                                 "last_loses", "functions", "function", "depth",
                                 "prune_on_equality", "checks", "expect", "reference",
                                 "visibility", "limits", "convention", "module", "players",
-                                "lose_states"))
+                                "lose_states", "options"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -460,11 +461,15 @@ class _SheetReader:
                          f"of {', '.join(CONVENTIONS)}")
             convention = "game"
         game = raw.get("game", "none")
-        if game not in GAMES:
+        if isinstance(game, str) and game.endswith(".py"):
+            game_spec = self.plugin_spec(game, raw)
+            game = "plugin"
+        elif game not in GAMES:
             self.problem(raw.line_of("game"), f"unknown game {game!r}; use one of "
                          f"{', '.join(GAMES)}")
             game = "none"
-        game_spec = self.game_spec(game, raw)
+        if game != "plugin":
+            game_spec = self.game_spec(game, raw)
         modules = dict(modules)
         functions = self.functions(raw, modules)
         depth = raw.get("depth")
@@ -476,6 +481,10 @@ class _SheetReader:
         if depth is not None and game_spec is not None and game == "tree":
             self.check_horizon(game_spec, depth, raw.line_of("depth"),
                                rounds=convention == "multi-agent")
+        if depth is not None and game == "plugin" and game_spec is not None \
+                and "evaluate" not in json.loads(game_spec)["methods"]:
+            self.problem(raw.line_of("depth"), f"{raw['game']} defines no evaluate(state, "
+                         "player): a depth-limited search needs a heuristic at its horizon")
         if depth is not None and game in ("tictactoe", "nim"):
             self.problem(raw.line_of("depth"), f"{game} has no heuristic to evaluate at a "
                          "horizon; use a tree with heuristic values, e.g. \"C (4)\"")
@@ -563,6 +572,66 @@ class _SheetReader:
         return result
 
     # -- games -------------------------------------------------------------------------
+    def plugin_spec(self, path_text: str, raw) -> str | None:
+        """The spec of a course's own game module (``game: ./games/race.py``, relative to the
+        task file; ``options:`` its options): the module's source travels in the spec (see
+        ``grader/games/plugin.py``).  The module is run here once, to check its contract."""
+        from .games.plugin import PluginRules, interface_problems, load_source
+        line = raw.line_of("game")
+        path = Path(self.file).parent / path_text
+        name = path.stem
+        if not name.isidentifier():
+            self.problem(line, f"{path_text}: a game module's file name must be a Python "
+                         "name (letters, digits, _), e.g. games/race.py")
+            return None
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            self.problem(line, f"{path_text}: cannot read the game module ({error}); the path "
+                         "is relative to this task file")
+            return None
+        try:
+            namespace = load_source(name, source)
+        except SyntaxError as error:
+            self.problem(line, f"{path}:{error.lineno}: {error.msg}")
+            return None
+        except Exception as error:  # noqa: BLE001 - the module's own code, run at load
+            self.problem(line, f"{path_text}: running the module raised "
+                         f"{type(error).__name__}: {error}")
+            return None
+        lacking = interface_problems(namespace)
+        for problem in lacking:
+            self.problem(line, f"{path_text}: {problem}")
+        if lacking:
+            return None
+        options = raw.get("options", {})
+        if not isinstance(options, dict):
+            self.problem(raw.line_of("options"), "options: maps the game's option names to "
+                         "values, e.g. options: {target: 10}")
+            return None
+        spec = {"kind": "plugin", "name": name, "source": source,
+                "options": {str(k): v for k, v in options.items()}}
+        try:
+            rules = PluginRules(json.loads(canonical(spec)))
+            root = rules.initial_state()
+            if not rules.is_terminal(root):
+                actions = rules.actions(root)
+                json.dumps(actions)
+                rules.to_move(root)
+                if actions:
+                    rules.result(root, actions[0])
+        except ValueError as error:
+            self.problem(raw.line_of("options") if "options" in raw else line,
+                         f"{path_text}: {error}")
+            return None
+        except Exception as error:  # noqa: BLE001 - the module's own code
+            self.problem(line, f"{path_text}: its rules fail on the first position: "
+                         f"{type(error).__name__}: {error}")
+            return None
+        spec["methods"] = sorted(m for m in ("evaluate", "show")
+                                 if callable(getattr(rules.rules, m, None)))
+        return canonical(spec)
+
     def game_spec(self, game, raw) -> str | None:
         if game == "none":
             return None

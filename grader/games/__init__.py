@@ -4,12 +4,13 @@ This package runs next to student code, so it must import nothing but the standa
 and its own modules (relative imports only), and it never imports ``reference``.
 
 A game is described by a *spec*, a JSON-able dict with a ``kind`` (``tree``, ``tictactoe``,
-``nim``), so that the parent can send the very same game to a child process.  ``make_rules``
+``nim``, ``plugin`` for a course's own game module), so that the parent can send the very same game to a child process.  ``make_rules``
 turns a spec into a rules object; ``RecordingGame`` wraps the rules in the object a student's
 search receives and keeps the log of what the search visited.
 """
 
 from .nim import NimRules
+from .plugin import PluginRules
 from .recorder import RecordingGame
 from .tictactoe import TicTacToeRules
 from .tree import TreeRules
@@ -18,6 +19,7 @@ RULES = {
     "tree": TreeRules,
     "tictactoe": TicTacToeRules,
     "nim": NimRules,
+    "plugin": PluginRules,      # a course's own game module (see plugin.py)
 }
 
 
