@@ -442,6 +442,9 @@ def cmd_gradescope(args) -> int:
         return EXIT_BAD_INPUT
     try:
         out = build_autograder(course, Path(args.out), args.lang)
+    except ValueError as error:     # a game module the zip cannot hold where the tasks look
+        err.print(str(error), markup=False, highlight=False)
+        return EXIT_BAD_INPUT
     except (OSError, WheelError) as error:
         err.print(f"Could not write {args.out}: {error}", markup=False, highlight=False)
         return EXIT_FAILED

@@ -58,12 +58,34 @@ def build_autograder(course, out: Path, lang: str | None = None) -> Path:
                 _add(archive, "run_autograder", run.encode("utf-8"), EXECUTABLE)
                 for file in course.files:
                     _add(archive, f"tasks/{Path(file).name}", Path(file).read_bytes())
+                for name, source in game_modules(course).items():
+                    _add(archive, name, source.encode("utf-8"))
                 _add(archive, wheel.name, wheel.read_bytes())
             temporary.replace(out)
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
     return out
+
+
+def game_modules(course) -> dict:
+    """A course's own game modules (``game: ../games/race.py``) by their place in the zip,
+    where the task files under tasks/ find them again.  A module outside the zip's root
+    (``../../x.py``) is refused with what to do."""
+    import json
+    import posixpath
+    modules = {}
+    for task in course.tasks:
+        if task.game != "plugin":
+            continue
+        spec = json.loads(task.game_spec)
+        place = posixpath.normpath(posixpath.join("tasks", spec["path"]))
+        if place.startswith("../") or place.startswith("/"):
+            raise ValueError(f"{task.file}: the game module {spec['path']} lies outside the "
+                             "task files' folder and the folder above it; move it beside "
+                             "the task files (e.g. games/ next to tasks/)")
+        modules[place] = spec["source"]
+    return modules
 
 
 def _add(archive: zipfile.ZipFile, name: str, data: bytes, mode: int = 0o644) -> None:

@@ -609,7 +609,7 @@ class _SheetReader:
             self.problem(raw.line_of("options"), "options: maps the game's option names to "
                          "values, e.g. options: {target: 10}")
             return None
-        spec = {"kind": "plugin", "name": name, "source": source,
+        spec = {"kind": "plugin", "name": name, "source": source, "path": path_text,
                 "options": {str(k): v for k, v in options.items()}}
         try:
             rules = PluginRules(json.loads(canonical(spec)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -289,3 +290,24 @@ def test_setup_installs_the_course_s_packages_beside_the_grader(tmp_path):
     checked = subprocess.run(["bash", "-n", str(tmp_path / "setup.sh")], capture_output=True,
                              text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_a_course_s_own_game_module_goes_into_the_zip_where_its_tasks_find_it(tmp_path):
+    course = tmp_path / "course"
+    shutil.copytree(DATA / "plugin-game", course)
+    out = tmp_path / "autograder.zip"
+    assert build(course / "tasks", out).returncode == 0
+    with zipfile.ZipFile(out) as archive:
+        assert archive.read("games/race.py") == (course / "games" / "race.py").read_bytes()
+    root = gradescope_root(tmp_path, out, files_of("korrekt"))
+    done, results = run_autograder(root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert results["score"] == 12
+    # A module the zip cannot hold where the task files look for it: refused, exit 2.
+    (course / "tasks" / "race.yaml").write_text(
+        (course / "tasks" / "race.yaml").read_text().replace("../games/race.py",
+                                                             "../../elsewhere/race.py"))
+    (tmp_path / "elsewhere").mkdir()
+    shutil.copy(course / "games" / "race.py", tmp_path / "elsewhere" / "race.py")
+    refused = build(course / "tasks", tmp_path / "other.zip")
+    assert refused.returncode == 2 and "lies outside the task files' folder" in refused.stderr
