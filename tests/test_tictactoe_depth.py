@@ -244,6 +244,15 @@ def test_a_search_that_evaluates_one_ply_early_is_caught_and_named(graded):
     assert "schon einen Halbzug vor dem Horizont bewertet" in feedback
 
 
+def test_the_feedback_names_the_heuristic_and_depth_of_each_task(graded):
+    out, _ = graded
+    feedback = (out / "korrekt" / "feedback.md").read_text()
+    assert ("Suchtiefe 2; am Horizont bewertet game.evaluate mit der Bewertungsfunktion "
+            "tictactoe-lines.") in feedback
+    assert "Suchtiefe 3;" in feedback
+    assert "Suchtiefe 3;" in (out / "korrekt" / "feedback.html").read_text()
+
+
 def test_no_report_holds_the_table(graded):
     out, _ = graded
     for path in out.rglob("*"):
