@@ -969,6 +969,8 @@ def solutions(course, answers) -> list[dict]:
                        "visited": len(answer["visits"]), "visit_order": answer["visits"]}
                 if task.depth:
                     row["depth"] = task.depth
+                if task.heuristic:
+                    row["heuristic"] = task.heuristic
                 if task.game == "tree":
                     row["pruned"] = pruned_nodes(task, function, answers)
                 rows.append(row)
@@ -1001,14 +1003,20 @@ def cmd_solve(args) -> int:
         return EXIT_OK
     from rich.table import Table
     table = Table(title=course.title)
-    for column in ("task", "function", "value", "move", "visited", "pruned"):
+    # A depth-limited game's heuristic is shown by name (never its formula or values).
+    heuristics = any("heuristic" in row for row in rows)
+    for column in ("task", "function", "value", "move", "visited", "pruned") \
+            + (("depth", "heuristic") if heuristics else ()):
         table.add_column(column)
     for row in rows:
         if row["value"] is None and "seed" in row:
             continue
-        table.add_row(row["task"], row["function"], str(row["value"]), str(row["move"]),
-                      str(row["visited"] if row["visited"] is not None else ""),
-                      ", ".join(row.get("pruned", [])) or "")
+        cells = [row["task"], row["function"], str(row["value"]), str(row["move"]),
+                 str(row["visited"] if row["visited"] is not None else ""),
+                 ", ".join(row.get("pruned", [])) or ""]
+        if heuristics:
+            cells += [str(row.get("depth", "")), row.get("heuristic", "")]
+        table.add_row(*cells)
     _console().print(table)
     return EXIT_OK
 

@@ -18,6 +18,7 @@ A task file describes one exercise sheet::
         tree: {A: {B: [8, 7, 3], C: [2, 4]}}
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
+        # heuristic: tictactoe-lines   # a game's heuristic at the horizon (see heuristic_spec)
         checks:
           - {kind: value, points: 1}                       # for every function of the task
           - {kind: visited, function: alphabeta, points: 2, visibility: hidden}
@@ -47,6 +48,8 @@ SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "none")
+# Games whose rules look the heuristic up in a table (grader.heuristics), by a task's heuristic:
+HEURISTIC_GAMES = ("tictactoe",)
 CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent")
 # Student functions whose model solution goes without saying.
 DEFAULT_REFERENCES = {"Value": "negamax", "MinimaxAgent": "minimax",
@@ -107,6 +110,7 @@ class Task:
     pins: tuple              # (function, ((field, value, line), ...), line)
     due: datetime.datetime | None = None   # after_due checks stay hidden until then
     convention: str = "game"                # how the student's search functions are called
+    heuristic: str | None = None            # reference evaluation tabulated at the horizon
 
     def module_of(self, function: str) -> str:
         return dict(self.modules)[function]
@@ -447,7 +451,7 @@ class _SheetReader:
                                 "last_loses", "functions", "function", "depth",
                                 "prune_on_equality", "checks", "expect", "reference",
                                 "visibility", "limits", "convention", "module", "players",
-                                "lose_states", "options"))
+                                "lose_states", "options", "heuristic"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -485,7 +489,14 @@ class _SheetReader:
                 and "evaluate" not in json.loads(game_spec)["methods"]:
             self.problem(raw.line_of("depth"), f"{raw['game']} defines no evaluate(state, "
                          "player): a depth-limited search needs a heuristic at its horizon")
-        if depth is not None and game in ("tictactoe", "nim"):
+        heuristic = self.heuristic(raw, game, depth)
+        if heuristic is not None and game_spec is not None:
+            game_spec = self.heuristic_spec(game_spec, depth, heuristic, raw.line_of("depth"))
+        elif depth is not None and game in HEURISTIC_GAMES and "heuristic" not in raw:
+            self.problem(raw.line_of("depth"), f"{game} has no heuristic of its own to evaluate "
+                         "at the horizon; name a reference evaluation, e.g. "
+                         "heuristic: tictactoe-lines")
+        elif depth is not None and game == "nim":
             self.problem(raw.line_of("depth"), f"{game} has no heuristic to evaluate at a "
                          "horizon; use a tree with heuristic values, e.g. \"C (4)\"")
         # Courses in the style of the Pacman projects prune only on strict inequality.
@@ -518,7 +529,7 @@ class _SheetReader:
                     modules=tuple((f, modules[f]) for f in functions),
                     references=tuple(sorted(references.items())), limits=task_limits,
                     checks=tuple(task_checks), pins=pins, due=self.due,
-                    convention=convention)
+                    convention=convention, heuristic=heuristic)
 
     def functions(self, raw, modules) -> list[str]:
         value = raw.get("functions", raw.get("function"))
@@ -686,6 +697,51 @@ class _SheetReader:
             else:
                 spec["players"] = list(players)
         return canonical(spec)
+
+    def heuristic(self, raw, game, depth) -> str | None:
+        """The task's ``heuristic:``, a name in ``reference.evaluation.EVALUATIONS``, or None."""
+        if "heuristic" not in raw:
+            return None
+        from reference.evaluation import EVALUATIONS
+        name, line = raw["heuristic"], raw.line_of("heuristic")
+        if game not in HEURISTIC_GAMES:
+            self.problem(line, f"heuristic: is for games without heuristic values of their "
+                         f"own ({', '.join(HEURISTIC_GAMES)}); "
+                         + ("a tree's heuristic values are written into it, e.g. \"C (4)\""
+                            if game == "tree" else f"{game} cannot look one up"))
+            return None
+        if not isinstance(name, str) or name not in EVALUATIONS:
+            self.problem(line, f"unknown heuristic {name!r}; known: "
+                         f"{', '.join(sorted(EVALUATIONS))}")
+            return None
+        if depth is None:
+            if "depth" in raw:    # an invalid depth, reported already
+                return None
+            self.problem(line, "a heuristic is evaluated at the horizon of a depth-limited "
+                         "search: give the task a depth (depth: 2) or leave heuristic out")
+            return None
+        return name
+
+    def heuristic_spec(self, game_spec, depth, heuristic, line) -> str | None:
+        """The game spec with the heuristic's values at the task's positions
+        (``grader.heuristics``): the child gets values, never the evaluation's code."""
+        import json
+        from reference.evaluation import EVALUATIONS
+        from .heuristics import MAX_TREE_NODES, TableTooLarge, heuristic_table
+        spec = json.loads(game_spec)
+        try:
+            table = heuristic_table(spec, depth, EVALUATIONS[heuristic])
+        except TableTooLarge as error:
+            self.problem(line, f"depth {depth} is too deep for heuristic {heuristic}: the game "
+                         f"tree within the horizon has more than {MAX_TREE_NODES:,} nodes, "
+                         "and every search of every student visits them all; use depth "
+                         f"{error.largest_depth} or less, or a position with fewer free moves")
+            return None
+        except Exception as error:  # an evaluation written for another game
+            self.problem(line, f"heuristic {heuristic} cannot evaluate the positions of this "
+                         f"game ({type(error).__name__}: {error})")
+            return None
+        return canonical({**spec, "heuristic": heuristic, "heuristic_values": table})
 
     def check_horizon(self, game_spec, depth, line, rounds: bool = False) -> None:
         """Every non-terminal node at the horizon needs a heuristic value (``rounds``: the

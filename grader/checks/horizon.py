@@ -4,6 +4,9 @@ No node below the horizon is visited; ``evaluate`` is called exactly on the visi
 non-terminal nodes at the horizon; terminal nodes above the horizon are scored with
 ``utility``, not ``evaluate``; and the search reached the horizon or a terminal node at all
 (an empty search breaks no rule, and earns nothing).
+
+Trees carry their heuristic values; tic-tac-toe gets a table of its task's ``heuristic:``
+(``grader.heuristics``), so a depth-limited tic-tac-toe task is checked alike.
 """
 
 from . import failed, passed

@@ -6,10 +6,18 @@ cells in increasing order (the order the search must try them); a terminal state
 three, or a full board) has none.  ``utility(state, player)`` is +1 if ``player`` has a line,
 -1 if the opponent has one, 0 otherwise.  The built-in heuristic is neutral (every position
 is worth 0, so iterative deepening to the end of the game works): the sheet's evaluation
-function is a model solution and lives in ``reference``.
+function is a model solution and lives in ``reference``.  A depth-limited task that names it
+(``heuristic: tictactoe-lines``) gets its values at the task's own positions as a table
+(``"heuristic_values"``, X's view, computed by the parent: ``grader.heuristics``), and
+``evaluate`` looks them up (``games.heuristic``); a board the table does not hold, below the
+task's horizon, is worth 0.
 
-Spec: ``{"kind": "tictactoe", "board": "X.O.X...."}``
+Spec: ``{"kind": "tictactoe", "board": "X.O.X...."}``, with a table
+``{"kind": "tictactoe", "board": "X.O.X....", "heuristic": "tictactoe-lines",
+"heuristic_values": {"X.O.X....": 4, "XXO.X....": 6, ...}}``
 """
+
+from .heuristic import HeuristicTable
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8),
          (0, 3, 6), (1, 4, 7), (2, 5, 8),
@@ -40,6 +48,7 @@ class TicTacToeRules:
 
     def __init__(self, spec):
         self.board = normalise_board(spec["board"])
+        self.heuristic = HeuristicTable(spec.get("heuristic_values"))
 
     def initial_state(self):
         return self.board
@@ -80,4 +89,4 @@ class TicTacToeRules:
     def evaluate(self, state, player):
         if player not in self.players:
             raise ValueError(f"unknown player {player!r}; the players are 'X' and 'O'")
-        return 0
+        return self.heuristic.value(state, first_player=player == "X")

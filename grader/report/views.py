@@ -185,6 +185,8 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
             elif check["picture"]:
                 shown_pictures.add(check["picture"]["key"])
         tasks.append({"id": task.id, "title": task.title, "checks": checks, "notes": notes,
+                      # a game's heuristic at the horizon, by name (grader.heuristics)
+                      "heuristic": getattr(task, "heuristic", None), "depth": task.depth,
                       "score": sum(c["score"] for c in checks),
                       "max_score": sum(c["max_score"] for c in checks)})
     place_diagnoses(tasks, catalogue, html, once=group)
