@@ -655,7 +655,7 @@ class _SheetReader:
         player names (and CHANCE) for an n-player tree with utility vectors; each vector has
         one component per player.  Probabilities only on the edges of chance nodes."""
         players = raw.get("players")
-        line = raw.line_of("players") if "players" in raw else raw.line
+        line = raw.line_of("players" if "players" in raw else "tree")
         vectors, numbers = builder.vectors, builder.numbers
         if vectors:
             if numbers:
