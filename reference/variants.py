@@ -19,6 +19,15 @@ def _less(remaining):
     return None if remaining is None else remaining - 1
 
 
+def _expected(game, node, values):
+    """A chance node's mean, weighted by the edges' probabilities where they differ (as in
+    ``search._expected``; repeated here because tests run this module as student code, alone)."""
+    weights = [game.probability(node, a) for a in game.actions(node)]
+    if len(set(weights)) <= 1:
+        return sum(values) / len(values)
+    return sum(w * v for w, v in zip(weights, values))
+
+
 def _ordered(actions, mistake):
     """The order a variant tries the children in: the game's, or reversed."""
     return list(reversed(actions)) if mistake == "reverse-children" else actions
@@ -173,7 +182,6 @@ def expectimax_family(game, state, depth=None, prune_on_equality=True, *, mistak
             return best, best_action
         if mistake == "chance-as-min":
             return min(values), None
-        from .search import _expected
         return _expected(game, node, values), None
 
     return value(state, depth)
@@ -183,7 +191,6 @@ def maxn_family(game, state, depth=None, prune_on_equality=True, *, mistake=None
                 ties="first", alliances=None):
     """max^n (every player maximises its own component), with one mistake; returns the vector
     the faulty search reaches, as a student's would."""
-    from .search import _expected
     players = list(game.players())
     root_player = game.to_move(state)
     team_of = {member: group for group in alliances or () for member in group}
