@@ -152,7 +152,10 @@ def tree_facts(spec: dict, depth, chance: bool = False) -> dict:
             if game.to_move(state) == player:
                 values[name] = max(children)
             elif chance:
-                values[name] = sum(children) / len(children)
+                # weighted by the edges' probabilities where the tree gives unequal ones
+                weights = [game.probability(state, a) for a in game.actions(state)]
+                values[name] = (sum(children) / len(children) if len(set(weights)) <= 1
+                                else sum(w * v for w, v in zip(weights, children)))
             else:
                 values[name] = min(children)
         return values[name]

@@ -161,6 +161,7 @@ def test_chance_nodes_weigh_their_children_by_the_given_probabilities():
     dice = answer(course, "dice")
     assert dice["action_values"] == [["B", 5.0], ["C", 7.0]]   # .25*8 + .75*4; 9/3 + 2*6/3
     assert dice["action"] == "C"
+    assert dice["values"]["B"] == 5.0 and dice["values"]["C"] == 7.0   # the picture's values
     three = answer(course, "dice-three")
     # X: B takes (1,9) and (2,8), X = (1.5, 8.5); Y = .9*(3,3) + .1*(9,0) = (3.6, 2.7)
     assert same_number(three["value"], [3.6, 2.7]) and three["action"] == "Y"
@@ -272,3 +273,10 @@ def test_the_course_pins_match_the_reference(capsys):
     from grader.cli import main
     assert main(["validate", str(COURSE)]) == 0
     assert "every pinned answer matches the reference" in capsys.readouterr().out
+
+
+def test_a_student_weighing_chance_edges_in_the_sandbox_gets_full_marks(grade):
+    course = load_course(MAXN_DATA / "chance.yaml")
+    result = grade(MAXN_DATA / "chance-student", course)
+    assert [v.reason for v in result.verdicts if not v.passed] == []
+    assert result.score == result.max_score == 4
