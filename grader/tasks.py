@@ -23,6 +23,13 @@ A task file describes one exercise sheet::
           - {kind: visited, function: alphabeta, points: 2, visibility: hidden}
         expect:                   # optional pins, verified by `grader validate`
           alphabeta: {value: 3, action: B, visited: 16, pruned: [D2, D3]}
+      - id: three-player          # an n-player tree: utility vectors at the leaves
+        game: tree
+        players: [A, B, C]        # one per ply, cycling (CHANCE for chance nodes)
+        ties: first               # max^n's tie rule: first | spiteful | generous
+        alliances: [[A], [B, C]]  # optional: a coalition maximises its members' sum
+        tree: {R: {X: ["(1, 2, 6)", "(4, 2, 3)"], Y: ["(6, 1, 2)", "(7, 4, 1)"]}}
+        functions: [maxn]         # or minimax/alphabeta/... with paranoid: A
 
 ``load_course(path)`` reads a file or every ``*.yaml`` in a folder and returns a ``Course``,
 or raises ``TaskFileError`` listing *every* problem found, before any grading starts.
