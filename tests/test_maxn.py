@@ -137,9 +137,9 @@ def test_each_tie_rule_decides_among_equally_good_children(task_id, value, actio
 
 
 def test_an_alliance_maximises_the_sum_of_its_members(three_player):
-    # B and C maximise x_B + x_C: L1 -> (4,2,7) (9 > 6), L2 -> (3,9,1) (10 > 6): L -> (3,9,1)
-    # (10 > 9); M1 -> (7,2,9) (11 > 15? no: (1,9,6) is 15) -> (1,9,6), M2 -> (5,4,7) (11 > 9):
-    # M -> (1,9,6) (15 > 11); A: 3 > 1, so L.
+    # B and C maximise x_B + x_C: L1 -> (4,2,7) (9 > 6), L2 -> (3,9,1) (10 > 6), L -> (3,9,1)
+    # (10 > 9); M1 -> (1,9,6) (15 > 11), M2 -> (5,4,7) (11 > 9), M -> (1,9,6) (15 > 11);
+    # A: 3 > 1, so L.
     result = answer(three_player, "three-player-alliance")
     assert result["value"] == [3, 9, 1] and result["action"] == "L"
 
