@@ -50,9 +50,57 @@ def adapt(answer: dict, convention: str, spec: dict) -> dict:
     return answer
 
 
+def search_options(reference: str, spec: dict) -> dict:
+    """The task's options of a model solution that the game spec carries: max^n's tie rule
+    and alliances (none for the two-player searches)."""
+    if reference != "maxn":
+        return {}
+    return {"ties": spec.get("ties", "first"), "alliances": spec.get("alliances")}
+
+
+def answer_maxn(spec: dict, depth) -> dict:
+    """max^n's answer: the root's vector and action, every node's vector (``values``), each
+    root action with its child's vector, and as ``optimal_actions`` those whose vector is as
+    good for the root player (its component, or its coalition's sum) as the chosen one."""
+    from reference.search import maxn
+    options = search_options("maxn", spec)
+    game, root = make_game(spec)
+    value, action = maxn(game, root, depth, **options)
+    log = game.visit_log()
+    facts = tree_facts(spec, depth)
+    walker, _ = make_game(spec)
+    values = {}
+    for name in [facts["root"], *facts["siblings"]]:
+        values[name] = maxn(make_game(spec)[0], name, None, **options)[0]
+    children = [node for node, (parent, _) in sorted(facts["siblings"].items(),
+                                                     key=lambda item: item[1][1])
+                if parent == facts["root"]]
+    actions = make_rules(spec).actions(make_rules(spec).initial_state())
+    player = walker.to_move(root)
+    team = dict((m, g) for g in options["alliances"] or () for m in g).get(player, [player])
+    players = list(walker.players())
+
+    def score(vector):
+        return sum(vector[players.index(member)] for member in team)
+    action_values = [[a, values[child]] for a, child in zip(actions, children)]
+    return {
+        "value": value,
+        "action": action,
+        **{**facts, "values": values},
+        "chance": "CHANCE" in (spec.get("players") or ()),
+        "action_values": action_values,
+        "optimal_actions": [a for a, v in action_values if same_number(score(v), score(value))],
+        "visits": log["visits"],
+        "utility_calls": log["utility_calls"],
+        "evaluate_calls": log["evaluate_calls"],
+    }
+
+
 def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
                   convention: str = "game") -> dict:
     from reference.search import SEARCHES, action_values, alphabeta
+    if reference == "maxn":
+        return answer_maxn(spec, depth)
     search = SEARCHES[reference]
     game, root = make_game(spec)
     if search is alphabeta:
@@ -104,7 +152,10 @@ def tree_facts(spec: dict, depth, chance: bool = False) -> dict:
             if game.to_move(state) == player:
                 values[name] = max(children)
             elif chance:
-                values[name] = sum(children) / len(children)
+                # weighted by the edges' probabilities where the tree gives unequal ones
+                weights = [game.probability(state, a) for a in game.actions(state)]
+                values[name] = (sum(children) / len(children) if len(set(weights)) <= 1
+                                else sum(w * v for w, v in zip(weights, children)))
             else:
                 values[name] = min(children)
         return values[name]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from .answers import adapt, reference_depth
+from .answers import adapt, reference_depth, search_options
 from .checks.common import read_search_result, same_number
 from .games import make_game
 from .source_evidence import ruled_out
@@ -38,7 +38,7 @@ def variant_answers(call, mistake: str) -> list[dict]:
         game, root = make_game(spec)
         try:
             value, action = run(mistake, function, game, root, reference_depth(call, spec),
-                                call.prune_on_equality)
+                                call.prune_on_equality, search_options(function, spec))
         except Exception as error:  # e.g. a variant that loops past a terminal node
             answers.append({"error": type(error).__name__})
             continue

@@ -42,7 +42,9 @@ def verify_pins(course, answers: AnswerBook) -> list[Problem]:
 
 def _compare(task, function, name, pinned, answer, answers) -> str | None:
     if name == "value":
-        ok = (not isinstance(pinned, bool) and isinstance(pinned, (int, float))
+        if isinstance(pinned, tuple):    # a utility vector of an n-player tree
+            pinned = list(pinned)
+        ok = (not isinstance(pinned, bool) and isinstance(pinned, (int, float, list))
               and same_number(pinned, answer["value"]))
         return None if ok else f"value is pinned to {pinned!r}, the reference gives {answer['value']!r}"
     if name == "action":

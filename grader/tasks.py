@@ -24,6 +24,13 @@ A task file describes one exercise sheet::
           - {kind: visited, function: alphabeta, points: 2, visibility: hidden}
         expect:                   # optional pins, verified by `grader validate`
           alphabeta: {value: 3, action: B, visited: 16, pruned: [D2, D3]}
+      - id: three-player          # an n-player tree: utility vectors at the leaves
+        game: tree
+        players: [A, B, C]        # one per ply, cycling (CHANCE for chance nodes)
+        ties: first               # max^n's tie rule: first | spiteful | generous
+        alliances: [[A], [B, C]]  # optional: a coalition maximises its members' sum
+        tree: {R: {X: ["(1, 2, 6)", "(4, 2, 3)"], Y: ["(6, 1, 2)", "(7, 4, 1)"]}}
+        functions: [maxn]         # or minimax/alphabeta/... with paranoid: A
 
 ``load_course(path)`` reads a file or every ``*.yaml`` in a folder and returns a ``Course``,
 or raises ``TaskFileError`` listing *every* problem found, before any grading starts.
@@ -44,7 +51,7 @@ from .calls import canonical
 from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax")
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "none")
@@ -55,6 +62,11 @@ CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent")
 DEFAULT_REFERENCES = {"Value": "negamax", "MinimaxAgent": "minimax",
                       "AlphaBetaAgent": "alphabeta", "ExpectimaxAgent": "expectimax"}
 PLAYERS = ("MAX", "MIN", "CHANCE")
+# How max^n picks among children that are equally good for the player to move (see
+# reference/search.py maxn): the first in action order, or the one worst (spiteful) or best
+# (generous) for the other players together.
+TIE_RULES = ("first", "spiteful", "generous")
+PLAYER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 LANGUAGES = ("de", "en")
 VISIBILITIES = ("visible", "hidden", "after_due")
 # What a Gradescope leaderboard column can show, and its default order (desc: higher ranks
@@ -451,7 +463,8 @@ class _SheetReader:
                                 "last_loses", "functions", "function", "depth",
                                 "prune_on_equality", "checks", "expect", "reference",
                                 "visibility", "limits", "convention", "module", "players",
-                                "lose_states", "options", "heuristic"))
+                                "lose_states", "options", "heuristic", "paranoid",
+                                "alliances", "ties"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -508,6 +521,9 @@ class _SheetReader:
         task_limits = self.limits(raw.get("limits"), raw.line_of("limits")) \
             if "limits" in raw else limits
         references = self.references(raw, functions)
+        if game_spec is not None and game == "tree":
+            self.n_player_rules(raw, game_spec, convention, depth,
+                                {f: references.get(f, f) for f in functions})
         visibility = raw.get("visibility", "visible")
         if visibility not in VISIBILITIES:
             self.problem(raw.line_of("visibility"), f"visibility must be one of "
@@ -643,6 +659,165 @@ class _SheetReader:
                                  if callable(getattr(rules.rules, m, None)))
         return canonical(spec)
 
+    def n_player_rules(self, raw, game_spec, convention, depth, references) -> None:
+        """What an n-player tree (utility vectors at the leaves) allows: the game convention,
+        no depth limit, max^n, or a two-player search only under ``paranoid``; and what the
+        options ``paranoid``, ``alliances``, ``ties`` and ``p=`` need."""
+        import json
+        spec = json.loads(game_spec)
+        vector = spec.get("vector", False)
+        line = raw.line_of("tree") if "tree" in raw else raw.line
+        if not vector:
+            for key in ("paranoid", "alliances", "ties"):
+                if key in raw:
+                    self.problem(raw.line_of(key), f"{key} belongs to an n-player tree, whose "
+                                 "leaves are utility vectors such as \"(1, 2, 6)\"")
+            for function, reference in references.items():
+                if reference == "maxn":
+                    self.problem(line, f"{function!r} (max^n) needs an n-player tree: players "
+                                 "such as [A, B, C] and leaves such as \"(1, 2, 6)\"")
+            return
+        if spec.get("probabilities") and convention == "multi-agent":
+            self.problem(raw.line_of("convention"), "the multi-agent convention has no "
+                         "probabilities (its expectimax agents average); leave out p=")
+        if convention != "game":
+            self.problem(raw.line_of("convention"), "an n-player tree needs the game "
+                         "convention (its game object has utilities() and players())")
+        if depth is not None:
+            self.problem(raw.line_of("depth"), "an n-player tree is searched to its leaves; "
+                         "leave out depth")
+        paranoid = spec.get("paranoid")
+        for function, reference in references.items():
+            if reference in ("minimax", "alphabeta", "negamax", "expectimax") and not paranoid:
+                self.problem(raw.line_of("functions") if "functions" in raw else raw.line,
+                             f"{function!r} is a two-player search, but this tree has "
+                             f"{len(spec['players'])} players; use maxn, or set paranoid: "
+                             f"{spec['players'][0]} (the root player against all others)")
+            if reference == "maxn" and paranoid:
+                self.problem(raw.line_of("paranoid"), f"{function!r} (max^n) lets every "
+                             "player maximise its own component; paranoid is for minimax, "
+                             "alphabeta, negamax or expectimax: give max^n its own task")
+        if "ties" in raw and not any(r == "maxn" for r in references.values()):
+            self.problem(raw.line_of("ties"), "ties is the tie rule of max^n; this task has "
+                         "no function compared with maxn")
+        if "alliances" in raw and not any(r == "maxn" for r in references.values()):
+            self.problem(raw.line_of("alliances"), "alliances change max^n; this task has no "
+                         "function compared with maxn")
+
+    def n_player_options(self, raw, spec, players, cycle) -> bool:
+        """``paranoid``, ``alliances`` and ``ties`` of an n-player tree into its spec."""
+        ok = True
+        if "paranoid" in raw:
+            paranoid = raw["paranoid"]
+            if paranoid != cycle[0]:
+                self.problem(raw.line_of("paranoid"), f"paranoid names the player at the root "
+                             f"({cycle[0]}), who searches assuming that all others play "
+                             f"against it; {paranoid!r} is not that player")
+                ok = False
+            else:
+                spec["paranoid"] = paranoid
+        if "alliances" in raw:
+            groups = raw["alliances"]
+            members = [m for g in groups for m in g] if isinstance(groups, list) and all(
+                isinstance(g, list) and g for g in groups) else None
+            if members is None or sorted(map(str, members)) != sorted(players):
+                self.problem(raw.line_of("alliances"), "alliances split the players into "
+                             f"coalitions, each player in exactly one, e.g. [[{players[0]}, "
+                             f"{players[1]}], [{', '.join(players[2:]) or players[-1]}]]; "
+                             f"the players are {', '.join(players)}")
+                ok = False
+            else:
+                spec["alliances"] = [[str(m) for m in g] for g in groups]
+        if "ties" in raw:
+            ties = raw["ties"]
+            if ties not in TIE_RULES:
+                self.problem(raw.line_of("ties"), f"ties must be one of {', '.join(TIE_RULES)}"
+                             " (first: the first of equally good children in action order)")
+                ok = False
+            elif ties != "first":
+                spec["ties"] = ties
+        return ok
+
+    def tree_players(self, raw, builder, spec) -> bool:
+        """The ``players`` cycle: MAX/MIN/CHANCE for a tree with numbers at its leaves, any
+        player names (and CHANCE) for an n-player tree with utility vectors; each vector has
+        one component per player.  Probabilities only on the edges of chance nodes."""
+        players = raw.get("players")
+        line = raw.line_of("players" if "players" in raw else "tree")
+        vectors, numbers = builder.vectors, builder.numbers
+        if vectors:
+            if numbers:
+                name, number_line = numbers[0]
+                self.problem(number_line, f"leaf {name!r} is a number, but this tree's leaves "
+                             "are utility vectors (such as \"(1, 2, 6)\" at line "
+                             f"{vectors[0][2]}); write every leaf as a vector")
+                return False
+            if (not isinstance(players, list) or len(players) < 2
+                    or any(not isinstance(p, str) or not PLAYER_NAME.match(p) for p in players)
+                    or players[0] == "CHANCE"):
+                self.problem(line, "a tree with utility vectors names its players, one per "
+                             "ply, cycling, e.g. players: [A, B, C] (CHANCE for chance "
+                             "nodes, not at the root)")
+                return False
+            named = [p for p in dict.fromkeys(players) if p != "CHANCE"]
+            for name, length, leaf_line in vectors:
+                if length != len(named):
+                    self.problem(leaf_line, f"leaf {name!r} has {length} utilities, but the "
+                                 f"tree has {len(named)} players ({', '.join(named)}); "
+                                 "write one value per player, in that order")
+            spec["players"] = list(players)
+            spec["vector"] = True
+            if not self.n_player_options(raw, spec, named, players):
+                return False
+        elif players is not None:
+            if (not isinstance(players, list) or len(players) < 2 or players[0] != "MAX"
+                    or any(p not in PLAYERS[1:] for p in players[1:])):
+                if isinstance(players, list) and players and all(
+                        isinstance(p, str) and PLAYER_NAME.match(p) for p in players) \
+                        and any(p not in PLAYERS for p in players):
+                    self.problem(line, f"players {', '.join(players)} name an n-player tree: "
+                                 "write its leaves as utility vectors, e.g. \"(1, 2, 6)\"")
+                else:
+                    self.problem(line, "players is the cycle of players by depth: "
+                                 "MAX first, then MIN or CHANCE, e.g. [MAX, MIN, MIN]")
+                return False
+            spec["players"] = list(players)
+        return self.tree_probabilities(builder, spec)
+
+    def tree_probabilities(self, builder, spec) -> bool:
+        if not builder.probabilities:
+            return True
+        cycle = spec.get("players") or ["MAX", "MIN"]
+        depth = {spec["root"]: 0}
+        ok = True
+        for name, node in builder.nodes.items():   # parents come before their children
+            children = node.get("children", [])
+            for child in children:
+                depth[child] = depth[name] + 1
+            given = [builder.probabilities.get(c) for c in children]
+            if not any(given):
+                continue
+            chance = cycle[depth[name] % len(cycle)] == "CHANCE"
+            first_line = next(g[1] for g in given if g)
+            if not chance:
+                self.problem(first_line, f"p= belongs to the edges of a chance node, but "
+                             f"{cycle[depth[name] % len(cycle)]} moves at {name!r}")
+                ok = False
+            elif not all(given):
+                missing = [c for c, g in zip(children, given) if not g]
+                self.problem(first_line, f"chance node {name!r} gives p= for some edges but "
+                             f"not for {', '.join(missing)}; give every edge its probability")
+                ok = False
+            elif not math.isclose(sum(g[0] for g in given), 1.0, abs_tol=1e-9):
+                self.problem(first_line, f"the probabilities of chance node {name!r} sum to "
+                             f"{sum(g[0] for g in given):g}, not 1")
+                ok = False
+            else:
+                node["probabilities"] = [g[0] for g in given]
+        if ok and any("probabilities" in n for n in builder.nodes.values()):
+            spec["probabilities"] = True
+        return ok
+
     def game_spec(self, game, raw) -> str | None:
         if game == "none":
             return None
@@ -688,14 +863,8 @@ class _SheetReader:
         else:
             for name in lose_states:
                 builder.nodes[name]["outcome"] = "lose"
-        players = raw.get("players")
-        if players is not None:
-            if (not isinstance(players, list) or len(players) < 2 or players[0] != "MAX"
-                    or any(p not in PLAYERS[1:] for p in players[1:])):
-                self.problem(raw.line_of("players"), "players is the cycle of players by depth: "
-                             "MAX first, then MIN or CHANCE, e.g. [MAX, MIN, MIN]")
-            else:
-                spec["players"] = list(players)
+        if not self.tree_players(raw, builder, spec):
+            return None
         return canonical(spec)
 
     def heuristic(self, raw, game, depth) -> str | None:
@@ -882,14 +1051,24 @@ class _TreeBuilder:
     list, or a number (a leaf).  In a list,
     bare numbers are leaves and nested lists inner nodes, named after their parent plus their
     position (``D`` -> ``D1``, ``D2``; ``A1`` -> ``A1.1``).
+
+    n-player trees: a leaf is a utility vector written as a string ``"(1, 2, 6)"`` (a YAML
+    list is a list of children).  The edge into a child of a chance node may carry its
+    probability: ``"NAME p=0.25"`` as a key, ``"3 p=1/4"`` or ``"(1, 2, 6) p=0.5"`` as a leaf.
     """
 
-    KEY = re.compile(r"^\s*(?:([^\s()]+)\s*->\s*)?([^\s()]+)\s*(?:\(\s*([^()]+?)\s*\))?\s*$")
+    KEY = re.compile(r"^\s*(?:([^\s()]+)\s*->\s*)?([^\s()]+)\s*(?:\(\s*([^()]+?)\s*\))?"
+                     r"(?:\s+p\s*=\s*(\S+))?\s*$")
+    VECTOR = re.compile(r"^\s*\(([^()]*)\)\s*$")
+    PROBABILITY = re.compile(r"^(.*?)\s+p\s*=\s*(\S+)\s*$")
 
     def __init__(self, reader: _SheetReader):
         self.reader = reader
         self.nodes: dict[str, dict] = {}
         self.labels: dict[str, str] = {}
+        self.vectors: list = []          # (leaf, number of components, line)
+        self.numbers: list = []          # (leaf, line) of leaves that are plain numbers
+        self.probabilities: dict = {}    # child -> (probability of its edge, line)
 
     def node(self, key, value, line) -> str | None:
         match = self.KEY.match(str(key))
@@ -898,6 +1077,8 @@ class _TreeBuilder:
                                 "\"NAME (heuristic value)\" or \"ACTION -> NAME\"")
             return None
         label, name, heuristic = match.group(1), match.group(2), match.group(3)
+        if match.group(4) is not None:
+            self.probability(name, match.group(4), line)
         if label is not None:
             self.labels[name] = label
         node: dict[str, Any] = {}
@@ -945,7 +1126,17 @@ class _TreeBuilder:
         return name
 
     def leaf(self, name, value, line) -> str | None:
-        number = self.number(value, line)
+        if isinstance(value, str) and self.PROBABILITY.match(value):
+            value, probability = self.PROBABILITY.match(value).groups()
+            self.probability(name, probability, line)
+        if isinstance(value, str) and self.VECTOR.match(value):
+            number = self.vector(value, line)
+            if number is not None:
+                self.vectors.append((name, len(number), line))
+        else:
+            number = self.number(value, line)
+            if number is not None:
+                self.numbers.append((name, line))
         if number is None:
             return None
         if name in self.nodes:
@@ -953,6 +1144,25 @@ class _TreeBuilder:
             return None
         self.nodes[name] = {"value": number}
         return name
+
+    def vector(self, text, line):
+        parts = [part.strip() for part in self.VECTOR.match(text).group(1).split(",")]
+        numbers = [parse_number(part) for part in parts]
+        if len(parts) < 2 or any(n is None for n in numbers):
+            self.reader.problem(line, f"{text!r} is not a utility vector; write one finite "
+                                "number per player, e.g. \"(1, 2, 6)\"")
+            return None
+        return numbers
+
+    def probability(self, name, text, line) -> None:
+        numerator, _, denominator = text.partition("/")
+        top, bottom = parse_number(numerator), parse_number(denominator) if denominator else 1
+        value = top / bottom if top is not None and bottom not in (None, 0) else None
+        if value is None or not 0 < value <= 1:
+            self.reader.problem(line, f"p={text} is not a probability; write a number in "
+                                "(0, 1] such as p=0.25 or p=1/4")
+            return
+        self.probabilities[name] = (value, line)
 
     def number(self, value, line):
         parsed = parse_number(value)

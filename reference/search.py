@@ -14,7 +14,13 @@ textbook ones.  Depth-limited search (``depth=d``) calls ``game.evaluate`` on th
 nodes ``d`` plies below ``state`` and never looks further; terminal nodes above the horizon
 use ``game.utility``.  Whose turn it is comes from ``game.to_move``: the root player maximises,
 every other player minimises (one MAX against one or several MIN players); ``expectimax``
-treats every other player as chance (children equally likely).
+treats every other player as chance (children equally likely, unless the tree gives the
+edges' probabilities: ``game.probability``).
+
+``maxn`` is the search of n-player trees, whose leaves are utility *vectors*; its value is the
+vector, not one player's view (see its docstring).  On such trees the two-player searches
+above are *paranoid*: the root player maximises its own component, every other player
+minimises it.
 """
 
 from math import inf
@@ -58,9 +64,80 @@ def expectimax(game, state, depth=None):
                 best, best_action = value, action
         if game.to_move(node) == player:
             return best, best_action
-        return sum(values) / len(values), None
+        return _expected(game, node, values), None
 
     return value_of(state, depth)
+
+
+def _expected(game, node, values):
+    """The mean of a chance node's children's values, weighted by the edges' probabilities
+    where they differ (equal ones give exactly the plain mean, as before probabilities)."""
+    weights = [game.probability(node, a) for a in game.actions(node)]
+    if len(set(weights)) <= 1:
+        return sum(values) / len(values)
+    return sum(w * v for w, v in zip(weights, values))
+
+
+TIE_RULES = ("first", "spiteful", "generous")
+
+
+def maxn(game, state, depth=None, ties="first", alliances=None):
+    """max^n (Luckhardt and Irani) for n-player trees with utility vectors at the leaves.
+
+    Returns ``(vector, action)``: the utility vector the root's choice leads to (one component
+    per player, in the order of ``game.players()``) and that action.  At every node the player
+    to move picks the child whose vector is best *for that player*: its own component, or with
+    ``alliances`` (a list of coalitions, e.g. ``[["A", "B"], ["C"]]``) the sum of its
+    coalition's components.  Chance nodes (``CHANCE`` in the players' cycle) take the mean of
+    their children's vectors, component by component, weighted by ``game.probability``.
+
+    ``ties`` decides among children equally good for the player to move: ``first`` (the first
+    in action order, the textbook's strict ``>``), ``spiteful`` (the one with the lowest sum
+    of the other players' components, so the others fare worst; then the first) or
+    ``generous`` (the highest such sum; then the first).  Without a vector the game is
+    refused.
+    """
+    if ties not in TIE_RULES:
+        raise ValueError(f"unknown tie rule {ties!r}; known: {', '.join(TIE_RULES)}")
+    if depth is not None:
+        raise ValueError("maxn searches an n-player tree to its leaves; it takes no depth")
+    players = list(game.players())
+    team_of = {member: group for group in alliances or () for member in group}
+
+    def score(vector, player):
+        team = team_of.get(player, [player])
+        return sum(vector[players.index(member)] for member in team)
+
+    def others(vector, player):
+        team = team_of.get(player, [player])
+        return sum(v for p, v in zip(players, vector) if p not in team)
+
+    def better(candidate, best, player):
+        if best is None:
+            return True
+        mine, theirs = score(candidate, player), score(best, player)
+        if mine != theirs or ties == "first":
+            return mine > theirs
+        if ties == "spiteful":
+            return others(candidate, player) < others(best, player)
+        return others(candidate, player) > others(best, player)
+
+    def value_of(node):
+        if game.is_terminal(node):
+            return tuple(game.utilities(node)), None
+        mover = game.to_move(node)
+        vectors, best, best_action = [], None, None
+        for action in game.actions(node):
+            vector, _ = value_of(game.result(node, action))
+            vectors.append(vector)
+            if mover != "CHANCE" and better(vector, best, mover):
+                best, best_action = vector, action
+        if mover == "CHANCE":
+            return tuple(_expected(game, node, list(column)) for column in zip(*vectors)), None
+        return best, best_action
+
+    vector, action = value_of(state)
+    return list(vector), action
 
 
 def alphabeta(game, state, depth=None, prune_on_equality=True):
@@ -146,7 +223,7 @@ def _value_for(game, node, player, remaining, chance=False):
               for a in game.actions(node)]
     if game.to_move(node) == player:
         return max(values)
-    return sum(values) / len(values) if chance else min(values)
+    return _expected(game, node, values) if chance else min(values)
 
 
 def _less(remaining):
@@ -154,4 +231,4 @@ def _less(remaining):
 
 
 SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax,
-            "expectimax": expectimax}
+            "expectimax": expectimax, "maxn": maxn}

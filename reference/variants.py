@@ -6,7 +6,8 @@ value, action and visit sequence can be compared with a student's.  ``grader.mis
 the catalogue's words (what the mistake is, which line of the lecture's pseudo-code it
 concerns) and does the matching.
 
-``run(mistake, function, game, state, depth, prune_on_equality)`` -> ``(value, action)``.
+``run(mistake, function, game, state, depth, prune_on_equality, options)`` -> ``(value,
+action)``; ``options`` are a model solution's own (max^n: ``ties``, ``alliances``).
 """
 
 from math import inf
@@ -16,6 +17,15 @@ FINITE_INFINITY = 9999
 
 def _less(remaining):
     return None if remaining is None else remaining - 1
+
+
+def _expected(game, node, values):
+    """A chance node's mean, weighted by the edges' probabilities where they differ (as in
+    ``search._expected``; repeated here because tests run this module as student code, alone)."""
+    weights = [game.probability(node, a) for a in game.actions(node)]
+    if len(set(weights)) <= 1:
+        return sum(values) / len(values)
+    return sum(w * v for w, v in zip(weights, values))
 
 
 def _ordered(actions, mistake):
@@ -172,9 +182,66 @@ def expectimax_family(game, state, depth=None, prune_on_equality=True, *, mistak
             return best, best_action
         if mistake == "chance-as-min":
             return min(values), None
-        return sum(values) / len(values), None
+        return _expected(game, node, values), None
 
     return value(state, depth)
+
+
+def maxn_family(game, state, depth=None, prune_on_equality=True, *, mistake=None,
+                ties="first", alliances=None):
+    """max^n (every player maximises its own component), with one mistake; returns the vector
+    the faulty search reaches, as a student's would."""
+    players = list(game.players())
+    root_player = game.to_move(state)
+    team_of = {member: group for group in alliances or () for member in group}
+
+    def score(vector, player):
+        return sum(vector[players.index(m)] for m in team_of.get(player, [player]))
+
+    def others(vector, player):
+        team = team_of.get(player, [player])
+        return sum(v for p, v in zip(players, vector) if p not in team)
+
+    def better(candidate, best, mover, ply):
+        if best is None:
+            return True
+        if mistake == "paranoid":
+            # two-player minimax on the root player's component
+            sign = 1 if mover == root_player else -1
+            return sign * score(candidate, root_player) > sign * score(best, root_player)
+        if mistake == "alternation":
+            sign = 1 if ply % 2 == 0 else -1
+            return sign * score(candidate, root_player) > sign * score(best, root_player)
+        judge = mover
+        if mistake == "root-component":
+            judge = root_player
+        elif mistake == "next-player-component":
+            judge = players[(players.index(mover) + 1) % len(players)]
+        mine, theirs = score(candidate, judge), score(best, judge)
+        if mistake == "ties-last":
+            return mine >= theirs
+        if mine != theirs or ties == "first":
+            return mine > theirs
+        if ties == "spiteful":
+            return others(candidate, judge) < others(best, judge)
+        return others(candidate, judge) > others(best, judge)
+
+    def value(node, ply):
+        if game.is_terminal(node):
+            return tuple(game.utilities(node)), None
+        mover = game.to_move(node)
+        vectors, best, best_action = [], None, None
+        for action in game.actions(node):
+            vector, _ = value(game.result(node, action), ply + 1)
+            vectors.append(vector)
+            if mover != "CHANCE" and better(vector, best, mover, ply):
+                best, best_action = vector, action
+        if mover == "CHANCE":
+            return tuple(_expected(game, node, list(c)) for c in zip(*vectors)), None
+        return best, best_action
+
+    vector, action = value(state, 0)
+    return list(vector), action
 
 
 MINIMAX_MISTAKES = ("swap-min-max", "init-zero", "init-finite", "no-alternation",
@@ -188,13 +255,18 @@ ALPHABETA_MISTAKES = MINIMAX_MISTAKES + (
 NEGAMAX_MISTAKES = ("no-negation", "sign-not-flipped", "leaf-not-signed", "init-zero",
                     "init-finite", "last-action", "one-ply", "reverse-children")
 EXPECTIMAX_MISTAKES = ("chance-as-min",)
+MAXN_MISTAKES = ("paranoid", "alternation", "root-component", "next-player-component",
+                 "ties-last")
 MISTAKES_OF = {"minimax": MINIMAX_MISTAKES, "alphabeta": ALPHABETA_MISTAKES,
-               "negamax": NEGAMAX_MISTAKES, "expectimax": EXPECTIMAX_MISTAKES}
+               "negamax": NEGAMAX_MISTAKES, "expectimax": EXPECTIMAX_MISTAKES,
+               "maxn": MAXN_MISTAKES}
 
 
-def run(mistake, function, game, state, depth=None, prune_on_equality=True):
+def run(mistake, function, game, state, depth=None, prune_on_equality=True, options=None):
     if mistake not in MISTAKES_OF[function]:
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
+    if function == "maxn":
+        return maxn_family(game, state, depth, mistake=mistake, **(options or {}))
     if function == "negamax":
         return negamax_family(game, state, depth, prune_on_equality, mistake=mistake)
     if function == "expectimax":

@@ -23,6 +23,8 @@ SAME_BEHAVIOUR = [{"alpha-never-raised", "window-not-passed", "continue-not-brea
 # course cuts on equality): every other mistake is caught on the bundled course itself.
 MULTI_PLAYER = {"strict-alternation", "chance-as-min"}
 NEEDS_STRICT_PRUNING = {"equality-cut"}
+# max^n's mistakes need an n-player tree: they are graded on the three-player course.
+N_PLAYER_COURSE = ROOT / "courses" / "three-player" / "tasks"
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -37,7 +39,14 @@ def write_mistaken_student(folder, function, mistake):
     shutil.copy(ROOT / "reference" / "variants.py", folder / "_variants.py")
     shutil.copy(ROOT / "submissions" / "korrekt" / "evaluation.py", folder / "evaluation.py")
     mistakes = {"minimax": None, "alphabeta": None, "negamax": None, "expectimax": None,
-                function: mistake}
+                "maxn": None, function: mistake}
+    (folder / "maxn.py").write_text(textwrap.dedent(f"""
+        from _variants import maxn_family
+
+        def maxn(game, state):
+            return maxn_family(game, state, mistake={mistakes['maxn']!r},
+                               alliances=[list(game.coalition(p)) for p in game.players()])
+    """))
     (folder / "expectimax.py").write_text(textwrap.dedent(f"""
         from _variants import expectimax_family
 
@@ -73,7 +82,9 @@ def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grad
                                                course):
     write_mistaken_student(tmp_path / mistake, function, mistake)
     graded_on = course  # the bundled course
-    if mistake in MULTI_PLAYER:
+    if function == "maxn":
+        graded_on = load_course(N_PLAYER_COURSE)
+    elif mistake in MULTI_PLAYER:
         graded_on = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
     elif mistake in NEEDS_STRICT_PRUNING:
         graded_on = strict_course

@@ -9,7 +9,9 @@ import operator
 from ..calls import Call
 from . import failed
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax")
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn")
+# Searches whose value is a utility vector (n-player trees): no random two-player trees.
+VECTOR_SEARCHES = ("maxn",)
 
 
 def search_call(task, function: str) -> Call:
@@ -60,7 +62,18 @@ def is_number(value) -> bool:
             and math.isfinite(value))
 
 
+def is_vector(value) -> bool:
+    """A utility vector of an n-player tree: a list of at least two finite numbers."""
+    return (isinstance(value, (list, tuple)) and len(value) >= 2
+            and all(is_number(v) for v in value))
+
+
 def same_number(a, b) -> bool:
+    """Equal numbers (ints exactly, floats to 1e-9); for utility vectors, equal element by
+    element (a number never equals a vector)."""
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return (is_vector(a) and is_vector(b) and len(a) == len(b)
+                and all(same_number(x, y) for x, y in zip(a, b)))
     if isinstance(a, int) and isinstance(b, int):
         return a == b
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
@@ -70,13 +83,14 @@ def read_search_result(returned):
     """``(value, action, shape_ok)`` from what a search returned.
 
     The convention is ``(value, action)``; a bare number still lets the value be judged.
-    Values that are not finite plain numbers (NaN, infinities, objects) count as no value.
+    Values that are not finite plain numbers (NaN, infinities, objects) or utility vectors
+    of such numbers count as no value.
     """
     if is_number(returned):
         return returned, None, False
     if isinstance(returned, list) and len(returned) == 2:
         value, action = returned
-        return (value if is_number(value) else None), action, True
+        return (value if is_number(value) or is_vector(value) else None), action, True
     return None, None, False
 
 
@@ -113,7 +127,11 @@ def read_answer(returned, answer: dict):
     if not (isinstance(returned, list) and len(returned) == 2):
         return None, None, {**facts, "problem": "not-pair"}
     value, action = returned
-    if shape == "pair" and not is_number(value):
+    expected = answer.get("value")
+    if isinstance(expected, list):   # a utility vector, one number per player
+        if shape == "pair" and not (is_vector(value) and len(value) == len(expected)):
+            return None, None, {**facts, "problem": "vector", "players": len(expected)}
+    elif shape == "pair" and not is_number(value):
         return None, None, {**facts, "problem": "value"}
     if action not in legal and not (action is None and not legal):
         return None, None, {**facts, "problem": "action"}
@@ -145,6 +163,13 @@ def value_justified(value, log: dict, answer: dict, chance: bool = False) -> boo
     found = [values[node] for node in static_nodes(log, answer) if node in values]
     if not found:
         return False
+    if isinstance(value, list):
+        # a vector is some visited leaf's vector; under chance nodes each component lies
+        # within the range of the visited leaves' components
+        if chance:
+            return all(min(v[i] for v in found) - 1e-9 <= x <= max(v[i] for v in found) + 1e-9
+                       for i, x in enumerate(value))
+        return any(same_number(value, v) for v in found)
     if chance:
         return min(found) - 1e-9 <= value <= max(found) + 1e-9 \
             or -max(found) - 1e-9 <= value <= -min(found) + 1e-9

@@ -1,6 +1,10 @@
 """``value``: the value the search returns at the root equals the reference's, and the search
 earned it: up to sign it is the value of a terminal or horizon node the search visited (with
-chance nodes: within the range of those values).  A reply of the wrong shape earns nothing."""
+chance nodes: within the range of those values).  A reply of the wrong shape earns nothing.
+
+For max^n the value is a utility vector, compared element by element; it is earned when it is
+the vector of a leaf the search visited (under chance nodes: each component within the range
+of the visited leaves' components)."""
 
 from . import failed, passed
 from .common import (SEARCH_FUNCTIONS, read_answer, same_number, search_failure,
@@ -37,7 +41,7 @@ def judge(check, observations, answers):
     if not same_number(value, expected):
         return failed(check, "value.wrong", expected=expected, observed=value)
     if not value_justified(value, item.log or {}, answer,
-                           chance=check.function == "expectimax"):
+                           chance=check.function == "expectimax" or answer.get("chance", False)):
         return failed(check, "value.no-evidence", observed=value,
                       visited=len((item.log or {}).get("visits", ())))
     return passed(check, expected=expected, observed=value)

@@ -56,7 +56,9 @@ class RecordingGame:
 
     Methods: ``to_move``, ``actions``, ``result``, ``successors``, ``is_terminal``,
     ``utility`` and ``evaluate``; ``utility`` and ``evaluate`` take the player whose point of
-    view the value is from.
+    view the value is from.  For n-player trees (``grader/games/tree.py``) also ``players``,
+    ``utilities`` (the leaf's whole vector, logged as a utility call), ``coalition`` and, at
+    chance nodes, ``probability``.
     """
 
     def __init__(self, rules):
@@ -119,3 +121,30 @@ class RecordingGame:
         name = self._visit(state)
         self._log.evaluate_calls.append(name)
         return self._rules.evaluate(state, player)
+
+    # -- n-player trees and chance -----------------------------------------------------
+    def players(self):
+        """The players in the order of a utility vector's components."""
+        return tuple(p for p in self._rules.players if p != "CHANCE")
+
+    def utilities(self, state):
+        name = self._visit(state)
+        self._log.utility_calls.append(name)
+        return self._own("utilities")(state)
+
+    def coalition(self, player):
+        return tuple(self._own("coalition")(player))
+
+    def probability(self, state, action):
+        self._visit(state)
+        own = getattr(self._rules, "probability", None)
+        if own is None:  # games without explicit chance: every action equally likely
+            return 1 / len(self._rules.actions(state))
+        return own(state, action)
+
+    def _own(self, method):
+        own = getattr(self._rules, method, None)
+        if own is None:
+            raise AttributeError(f"this game has no {method}(); it is a method of n-player "
+                                 "trees")
+        return own

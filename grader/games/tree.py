@@ -10,12 +10,27 @@ heuristic estimates (0 where a node has none) are from MAX's point of view;
 ``utility(leaf, p)`` for any player other than MAX is the negated value (zero-sum: all MIN
 players share one opponent, MAX).
 
+**n-player trees** (max^n): leaves hold utility *vectors*, one component per player, the
+players named by the ``players`` cycle (any names; ``CHANCE`` is no player) in order of first
+appearance, e.g. ``["A", "B", "C"]``.  There ``utility(leaf, p)`` is player ``p``'s component,
+``utilities(leaf)`` the whole vector (a tuple, in the order of ``players()``), and
+``coalition(p)`` the players ``p`` is allied with (``p`` alone unless the task sets
+``alliances``).  A student's max^n calls ``utilities`` at the leaves and compares the
+component ``players().index(to_move(node))`` (the sum over ``coalition`` with alliances).
+
+Chance nodes: ``probability(node, action)`` is the probability of the edge, ``1/n`` unless
+the task writes ``p=`` on its edges (``"probabilities"`` in the spec).
+
 Spec::
 
     {"kind": "tree", "root": "A", "players": ["MAX", "MIN"],
      "nodes": {"A": {"children": ["B", "C"], "actions": ["left", "right"]},  # labels optional
                "B": {"children": ["B1"], "eval": 4},         # inner node with a heuristic
                "B1": {"value": 8}, ...}}                     # leaf
+
+An n-player tree: ``"players": ["A", "B", "C"]``, leaves ``{"value": [1, 2, 6]}``, optional
+``"alliances": [["A", "B"], ["C"]]``; a chance node ``{"children": [...], "probabilities":
+[0.25, 0.75]}``.
 """
 
 MAX = "MAX"
@@ -28,7 +43,13 @@ class TreeRules:
         self.root_name = spec["root"]
         self.nodes = spec["nodes"]
         self.cycle = tuple(spec.get("players") or (MAX, MIN))
-        self.players = tuple(dict.fromkeys(self.cycle))
+        self.vector = any(isinstance(node.get("value"), list) for node in self.nodes.values())
+        if self.vector:
+            self.players = tuple(p for p in dict.fromkeys(self.cycle) if p != CHANCE)
+        else:
+            self.players = tuple(dict.fromkeys(self.cycle))
+        self.alliances = {member: tuple(group) for group in spec.get("alliances") or ()
+                          for member in group}
         self.depth = {}
         stack = [(self.root_name, 0)]
         while stack:
@@ -72,7 +93,40 @@ class TreeRules:
         node = self.nodes[state]
         if node.get("children"):
             raise ValueError(f"utility() asked of {state!r}, which is not a terminal node")
+        if self.vector:
+            return node["value"][self._index(player)]
         return self._signed(node["value"], player)
+
+    def utilities(self, state):
+        """The utility vector of a terminal node, one component per player of ``players``."""
+        node = self.nodes[state]
+        if node.get("children"):
+            raise ValueError(f"utilities() asked of {state!r}, which is not a terminal node")
+        if self.vector:
+            return tuple(node["value"])
+        return tuple(self._signed(node["value"], p) for p in self.players if p != CHANCE)
+
+    def probability(self, state, action):
+        """The probability that chance takes ``action`` at ``state`` (1/n unless given)."""
+        node = self.nodes[state]
+        labels = list(node.get("actions") or node.get("children", ()))
+        if action not in labels:
+            raise ValueError(f"{action!r} is not an action in node {state!r}; "
+                             f"its actions are {labels!r}")
+        given = node.get("probabilities")
+        return given[labels.index(action)] if given else 1 / len(labels)
+
+    def coalition(self, player):
+        """The players ``player`` is allied with, itself included (itself alone by default)."""
+        if self.vector:
+            self._index(player)
+        return self.alliances.get(player, (player,))
+
+    def _index(self, player):
+        if player not in self.players:
+            raise ValueError(f"unknown player {player!r}; the players are "
+                             f"{', '.join(repr(p) for p in self.players)}")
+        return self.players.index(player)
 
     def evaluate(self, state, player):
         node = self.nodes[state]

@@ -84,6 +84,8 @@ def _entries(language: str) -> dict:
 def format_number(value) -> str:
     if value is None:
         return "—"
+    if isinstance(value, (list, tuple)):   # a utility vector of an n-player tree
+        return "(" + ", ".join(format_number(v) for v in value) + ")"
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return f"{value:.1f}"
     return str(value)

@@ -5,7 +5,11 @@ per ply labelled with the player who moves there, and marks every node by who vi
 both the student and the reference, only the student (the reference prunes it), only the
 reference (the student pruned it), or neither (cut by both); edges into nodes the reference
 never visits are drawn struck through.  The SVG itself is written by ``templates/tree.svg.j2``;
-``text_tree`` gives the same marks as indented text for Markdown.  Searches of more than
+``text_tree`` gives the same marks as indented text for Markdown.
+
+n-player trees (``spec["vector"]``) draw their players' nodes as diamonds ◆ with the node's
+utility vector beside it, leaves as boxes wide enough for their vector, and wider gaps; the
+edges of chance nodes with given probabilities (``p=``) carry them as labels.  Searches of more than
 ``MAX_DRAWN`` nodes get ``sequence_rows`` instead: the two visit sequences side by side up to
 the first divergence.
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 MAX_DRAWN = 60
 NODE_GAP = 46
+VECTOR_NODE_GAP = 64      # n-player trees: room for "(1, 2, 6)" under each leaf
 ROW_HEIGHT = 78
 MARGIN = 30
 LABEL_WIDTH = 58
@@ -26,6 +31,18 @@ def _children(spec: dict, name: str) -> list[str]:
 def _labels(spec: dict, name: str) -> list[str]:
     node = spec["nodes"][name]
     return node.get("actions") or node.get("children") or []
+
+
+def _probabilities(spec: dict, name: str) -> list:
+    return spec["nodes"][name].get("probabilities") or []
+
+
+def _shape(spec: dict, player: str) -> str:
+    if player == "CHANCE":
+        return "chance"
+    if spec.get("vector"):
+        return "player"
+    return "max" if player == "MAX" else "min"
 
 
 def drawable(spec: dict | None) -> bool:
@@ -49,6 +66,7 @@ def tree_layout(spec: dict, values: dict, expected: list, observed: list,
     first_nodes = {first.get("expected"), first.get("observed")} - {None} if first else set()
     nodes, edges, depth_of, placed = [], [], {}, {}
     next_leaf_x = [MARGIN + LABEL_WIDTH]
+    gap = VECTOR_NODE_GAP if spec.get("vector") else NODE_GAP
 
     def place(name: str, depth: int) -> float:
         depth_of[name] = depth
@@ -59,18 +77,23 @@ def tree_layout(spec: dict, values: dict, expected: list, observed: list,
             x = (xs[0] + xs[-1]) / 2
         else:
             x = next_leaf_x[0]
-            next_leaf_x[0] += NODE_GAP
+            next_leaf_x[0] += gap
         player = players[depth % len(players)]
-        shape = "leaf" if not children else {"MAX": "max", "CHANCE": "chance"}.get(player, "min")
+        shape = "leaf" if not children else _shape(spec, player)
+        value = _short(values.get(name))
         placed[name] = {"name": name, "x": x, "y": y, "shape": shape,
-                        "value": _short(values.get(name)),
+                        "value": value, "box": max(28, 6 * len(value) + 8),
                         "state": visit_state(name, expected_set, observed_set),
                         "first": name in first_nodes}
         nodes.append(placed[name])
-        for child, label in zip(children, _labels(spec, name)):
+        probabilities = _probabilities(spec, name)
+        for index, (child, label) in enumerate(zip(children, _labels(spec, name))):
             child_node = placed[child]
+            label = label if label != child else ""
+            if probabilities:
+                label = " ".join(filter(None, [label, _short(probabilities[index])]))
             edges.append({"x1": x, "y1": y + 14, "x2": child_node["x"], "y2": child_node["y"] - 14,
-                          "label": label if label != child else "",
+                          "label": label,
                           "cut": child not in expected_set,
                           "taken": child in observed_set})
         return x
@@ -93,14 +116,24 @@ def text_tree(spec: dict, values: dict, expected: list, observed: list) -> list[
 
     def walk(name: str, depth: int, prefix: str, last: bool, label: str) -> None:
         children = _children(spec, name)
-        symbol = symbols.get(players[depth % len(players)], "▼") if children else "■"
+        player = players[depth % len(players)]
+        if not children:
+            symbol = "■"
+        elif spec.get("vector") and player != "CHANCE":
+            symbol = f"◆{player}"
+        else:
+            symbol = symbols.get(player, "▼")
         state = visit_state(name, expected_set, observed_set)
         branch = "" if depth == 0 else ("└─ " if last else "├─ ")
         edge = f"{label} → " if label and label != name else ""
         lines.append(f"{prefix}{branch}{edge}{name} {symbol} {_short(values.get(name))} "
                      f"{marks[state]}")
         extension = "" if depth == 0 else ("   " if last else "│  ")
+        probabilities = _probabilities(spec, name)
         for index, (child, child_label) in enumerate(zip(children, _labels(spec, name))):
+            if probabilities:
+                child_label = " ".join(filter(None, [child_label if child_label != child
+                                                     else "", f"p={_short(probabilities[index])}"]))
             walk(child, depth + 1, prefix + extension, index == len(children) - 1, child_label)
 
     walk(spec["root"], 0, "", True, "")
@@ -127,6 +160,8 @@ def sequence_rows(expected: list, observed: list, context: int = 3,
 def _short(value) -> str:
     if value is None:
         return ""
+    if isinstance(value, (list, tuple)):   # a utility vector of an n-player tree
+        return "(" + ", ".join(_short(v) for v in value) + ")"
     if isinstance(value, float):
         return f"{value:g}" if abs(value) < 1e6 else f"{value:.3g}"
     if isinstance(value, int) and abs(value) >= 10**6:

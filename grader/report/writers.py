@@ -57,7 +57,8 @@ def _ours(info: os.stat_result) -> bool:
 TEMPLATES = jinja2.Environment(
     bytecode_cache=_bytecode_cache(),
     loader=jinja2.PackageLoader("grader.report", "templates"),
-    autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "xml.j2"), default=False),
+    autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "xml.j2", "svg.j2"),
+                                       default=False),
     trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 TEMPLATES.filters["num"] = format_number
 TEMPLATES.filters["pts"] = lambda points: f"{points:g}"
