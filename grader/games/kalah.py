@@ -11,7 +11,8 @@ stones are sown), MAX's side at the bottom::
 pit ``i`` of one side faces pit ``2n - i`` of the other.)
 
 States are pairs ``(board, player_to_move)``: ``board`` is a tuple of the ``2n + 2`` stone
-counts in that numbering, ``player_to_move`` is ``"MAX"`` or ``"MIN"``.  **Whose turn it is
+counts in that numbering, ``player_to_move`` is ``"MAX"`` or ``"MIN"`` (in a terminal state,
+whoever would move next).  **Whose turn it is
 comes from the state, never from alternation**: after a move that ends in the mover's own
 store the same player moves again.  The actions of a state are the mover's non-empty pits in
 that fixed numbering, in increasing order (MAX: 0 .. n-1, MIN: n+1 .. 2n).
@@ -69,30 +70,33 @@ def normalise_position(spec):
     to write it instead (the task reader quotes the message at the key's line)."""
     to_move = spec.get("to_move", MAX)
     if to_move not in PLAYERS:
-        raise PositionError("to_move", f"to_move {to_move!r} is not a player of Kalah; write MAX (the "
-                         "bottom row, pits 0 .. n-1) or MIN (the top row)")
+        raise PositionError("to_move", f"to_move {to_move!r} is not a player of Kalah; write "
+                            "MAX (the bottom row, pits 0 .. n-1) or MIN (the top row)")
     if spec.get("board") is not None:
         board = spec["board"]
         if (not isinstance(board, (list, tuple)) or len(board) < 4 or len(board) % 2
                 or not all(_count(stones) and stones >= 0 for stones in board)):
-            raise PositionError("board", f"{board!r} is not a Kalah board: list the stone counts of the "
-                             "2n + 2 places counter-clockwise from MAX's first pit: MAX's n pits, "
-                             "MAX's store, MIN's n pits, MIN's store, e.g. [3, 3, 3, 0, 3, 3, 3, 0]")
+            raise PositionError("board", f"{board!r} is not a Kalah board: list the stone "
+                                "counts of the 2n + 2 places counter-clockwise from MAX's "
+                                "first pit: MAX's n pits, MAX's store, MIN's n pits, MIN's "
+                                "store, e.g. [3, 3, 3, 0, 3, 3, 3, 0]")
         pits = len(board) // 2 - 1
         if pits > MAX_PITS:
-            raise PositionError("board", f"the board has {pits} pits per side; at most {MAX_PITS} are "
-                             "supported")
+            raise PositionError("board", f"the board has {pits} pits per side; at most "
+                                f"{MAX_PITS} are supported")
         if "pits" in spec and spec["pits"] != pits:
-            raise PositionError("pits", f"pits: {spec['pits']!r} disagrees with the board, which has "
-                             f"{pits} pits per side; leave pits out or make them agree")
+            raise PositionError("pits", f"pits: {spec['pits']!r} disagrees with the board, "
+                                f"which has {pits} pits per side; leave pits out or make "
+                                "them agree")
         return tuple(board), to_move
     pits, stones = spec.get("pits", 6), spec.get("stones", 4)
     if not _count(pits) or not 1 <= pits <= MAX_PITS:
-        raise PositionError("pits", f"pits: {pits!r} is not a number of pits per side from 1 to {MAX_PITS}")
+        raise PositionError("pits", f"pits: {pits!r} is not a number of pits per side from 1 "
+                            f"to {MAX_PITS}")
     if not _count(stones) or not 1 <= stones <= MAX_STONES:
-        raise PositionError("stones", f"stones: {stones!r} is not a number of stones per pit from 1 to "
-                         f"{MAX_STONES} (for another position give the board: a list of "
-                         "2n + 2 stone counts)")
+        raise PositionError("stones", f"stones: {stones!r} is not a number of stones per pit "
+                            f"from 1 to {MAX_STONES} (for another position give the board: "
+                            "a list of 2n + 2 stone counts)")
     side = (stones,) * pits
     return side + (0,) + side + (0,), to_move
 
