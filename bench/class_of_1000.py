@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from reference.variants import MISTAKES_OF  # noqa: E402
-from test_mistakes import MULTI_PLAYER, NEEDS_STRICT_PRUNING, write_mistaken_student  # noqa: E402
+from test_mistakes import (EXTRA_TURNS, MULTI_PLAYER, NEEDS_STRICT_PRUNING,  # noqa: E402
+                           write_mistaken_student)
 
 SHARES = (("correct", 0.70), ("mistake", 0.20), ("hanging", 0.05), ("broken", 0.05))
 
@@ -47,7 +48,7 @@ def build_class(folder: Path, students: int, seed: int) -> tuple[dict, dict]:
     mistakes = [(function, mistake) for function, names in MISTAKES_OF.items()
                 if function in ("minimax", "alphabeta", "negamax") for mistake in names
                 if mistake not in MULTI_PLAYER and mistake not in NEEDS_STRICT_PRUNING
-                and mistake != "chance-as-min"]
+                and mistake not in EXTRA_TURNS and mistake != "chance-as-min"]
     kinds = []
     for kind, share in SHARES:
         kinds += [kind] * round(share * students)

@@ -6,7 +6,8 @@ style of the Pacman project's autograder, plus the time the random-tree checks a
 * ours: every catalogue mistake is submitted as a student (the variant's code, copied into a
   submission folder, runs in the child like any student code) and graded with the bundled
   course (the multi-player course for the two mistakes that need several MIN players or
-  chance nodes; the strict-pruning variant of the course for equality-cut): caught when it
+  chance nodes; the strict-pruning variant of the course for equality-cut; the Kalah course
+  for negate-every-ply, which needs extra turns): caught when it
   loses points, named when a failed check names it, and how many other mistakes are named
   beside it (0: named uniquely).
 * baseline: the same variants on 30 fixed random trees with values from -9 to 1000
@@ -41,7 +42,7 @@ from grader.sandbox.launcher import stage_runner  # noqa: E402
 from grader.tasks import load_course  # noqa: E402
 from reference.search import SEARCHES  # noqa: E402
 from reference.variants import MISTAKES_OF, run  # noqa: E402
-from test_mistakes import (MULTI_PLAYER, NEEDS_STRICT_PRUNING,  # noqa: E402
+from test_mistakes import (EXTRA_TURNS, MULTI_PLAYER, NEEDS_STRICT_PRUNING,  # noqa: E402
                            write_mistaken_student)
 
 
@@ -88,23 +89,25 @@ def courses():
     text = (ROOT / "tasks/blatt3.yaml").read_text()
     (folder / "blatt3.yaml").write_text(text.replace("prune_on_equality: true",
                                                      "prune_on_equality: false"))
-    return bundled, multi, load_course(folder)
+    return bundled, multi, load_course(folder), load_course(ROOT / "courses/kalah/tasks")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    bundled, multi, strict = courses()
-    prepared = {id(c): prepare(c) for c in (bundled, multi, strict)}
+    bundled, multi, strict, kalah = courses()
+    three_player = load_course(ROOT / "courses" / "three-player" / "tasks")
+    prepared = {id(c): prepare(c) for c in (bundled, multi, strict, kalah, three_player)}
     stage = tempfile.mkdtemp()
     child = stage_runner(Path(stage))
     trees = baseline_trees()
     rows = []
     for function, mistakes in MISTAKES_OF.items():
         for mistake in mistakes:
-            course = multi if mistake in MULTI_PLAYER else (
-                strict if mistake in NEEDS_STRICT_PRUNING else bundled)
+            course = three_player if function == "maxn" else multi if mistake in MULTI_PLAYER else (
+                strict if mistake in NEEDS_STRICT_PRUNING else (
+                    kalah if mistake in EXTRA_TURNS else bundled))
             plan, answers = prepared[id(course)]
             folder = Path(tempfile.mkdtemp()) / mistake
             write_mistaken_student(folder, function, mistake)

@@ -34,7 +34,8 @@ from grader.sandbox.isolation import best_level  # noqa: E402
 from grader.single import grade_folder  # noqa: E402
 from grader.tasks import load_course  # noqa: E402
 from reference.variants import MISTAKES_OF  # noqa: E402
-from test_mistakes import MULTI_PLAYER, NEEDS_STRICT_PRUNING, write_mistaken_student  # noqa: E402
+from test_mistakes import (EXTRA_TURNS, MULTI_PLAYER, NEEDS_STRICT_PRUNING,  # noqa: E402
+                           write_mistaken_student)
 
 
 def timed_checks(kit: Path, runs: int) -> dict:
@@ -97,10 +98,11 @@ def main() -> None:
         same_names = checks = cases = 0
         print(f"\n{'mistake':40} {'grader':>7} {'kit':>5} {'own':>5}")
         for function, mistakes in MISTAKES_OF.items():
-            if function == "expectimax":
+            if function in ("expectimax", "maxn"):   # no random trees for them here
                 continue
             for mistake in mistakes:
-                if mistake in MULTI_PLAYER or mistake in NEEDS_STRICT_PRUNING:
+                if mistake in MULTI_PLAYER or mistake in NEEDS_STRICT_PRUNING \
+                        or mistake in EXTRA_TURNS:
                     continue
                 student = Path(tmp) / f"{function}-{mistake}"
                 write_mistaken_student(student, function, mistake)

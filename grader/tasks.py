@@ -14,7 +14,7 @@ A task file describes one exercise sheet::
     tasks:
       - id: tree-blatt3
         title: Minimax am Baum
-        game: tree                # tree | tictactoe | nim | none
+        game: tree                # tree | tictactoe | nim | kalah | none
         tree: {A: {B: [8, 7, 3], C: [2, 4]}}
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
@@ -48,13 +48,15 @@ from typing import Any
 
 from . import checks as check_kinds
 from .calls import canonical
+from .games.kalah import PositionError as KalahPositionError
+from .games.kalah import normalise_position as kalah_position
 from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
-GAMES = ("tree", "tictactoe", "nim", "none")
+GAMES = ("tree", "tictactoe", "nim", "kalah", "none")
 # Games whose rules look the heuristic up in a table (grader.heuristics), by a task's heuristic:
 HEURISTIC_GAMES = ("tictactoe",)
 CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent")
@@ -464,7 +466,7 @@ class _SheetReader:
                                 "prune_on_equality", "checks", "expect", "reference",
                                 "visibility", "limits", "convention", "module", "players",
                                 "lose_states", "options", "heuristic", "paranoid",
-                                "alliances", "ties"))
+                                "alliances", "ties", "pits", "stones", "to_move"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -518,6 +520,14 @@ class _SheetReader:
         if convention == "multi-agent" and game not in ("tree", "none"):
             self.problem(raw.line_of("convention"), "the multi-agent convention needs a tree "
                          "(or no game, for random-trees checks)")
+        for key in ("pits", "stones", "to_move"):
+            if key in raw and game != "kalah":
+                self.problem(raw.line_of(key), f"{key!r} belongs to a kalah task (game: kalah)")
+        if game == "kalah" and convention in ("helpers", "negamax-sign"):
+            self.problem(raw.line_of("convention"), f"the {convention} convention gives the "
+                         "student no way to ask whose turn it is, and in Kalah a move into "
+                         "one's own store gives another turn; use the game convention "
+                         "(game.to_move)")
         task_limits = self.limits(raw.get("limits"), raw.line_of("limits")) \
             if "limits" in raw else limits
         references = self.references(raw, functions)
@@ -832,6 +842,8 @@ class _SheetReader:
             except ValueError as error:
                 self.problem(raw.line_of("board"), str(error))
                 return None
+        if game == "kalah":
+            return self.kalah_spec(raw)
         if game == "nim":
             sticks, take = raw.get("sticks"), raw.get("take", 2)
             for key, value, low in (("sticks", sticks, 0), ("take", take, 1)):
@@ -911,6 +923,26 @@ class _SheetReader:
                          f"game ({type(error).__name__}: {error})")
             return None
         return canonical({**spec, "heuristic": heuristic, "heuristic_values": table})
+
+    def kalah_spec(self, raw) -> str | None:
+        """``pits`` and ``stones`` (6 and 4 by default), or an explicit position: ``board``,
+        the 2n + 2 stone counts counter-clockwise from MAX's first pit; ``to_move`` (MAX by
+        default) either way."""
+        spec = {key: list(raw[key]) if isinstance(raw[key], LocatedList) else raw[key]
+                for key in ("pits", "stones", "board", "to_move") if key in raw}
+        if "board" in spec and "stones" in spec:
+            self.problem(raw.line_of("stones"), "give either stones (every pit alike) or a "
+                         "board (an explicit position), not both")
+            return None
+        try:
+            board, to_move = kalah_position(spec)
+        except KalahPositionError as error:
+            self.problem(raw.line_of(error.key) if error.key in raw else raw.line, str(error))
+            return None
+        if "board" in spec:
+            return canonical({"kind": "kalah", "board": list(board), "to_move": to_move})
+        return canonical({"kind": "kalah", "pits": len(board) // 2 - 1,
+                          "stones": board[0], "to_move": to_move})
 
     def check_horizon(self, game_spec, depth, line, rounds: bool = False) -> None:
         """Every non-terminal node at the horizon needs a heuristic value (``rounds``: the

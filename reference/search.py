@@ -179,8 +179,11 @@ def alphabeta(game, state, depth=None, prune_on_equality=True):
 def negamax(game, state, depth=None):
     """The sheet's simplified minimax ``Value(state, sign)``: one function, values negated.
 
-    ``sign`` is +1 where the root player moves and -1 elsewhere; the returned value is the
-    root player's.
+    ``sign`` is +1 where the root player moves and -1 elsewhere; a node's value is from the
+    view of the player to move there, and the returned value is the root player's.  The sign
+    flips, and the child's value is negated, only where the player to move changes: after a
+    move that gives its player another turn (Kalah) the child's value is the mover's own.
+    In games where the players always alternate that is every ply, the sheet's rule.
     """
     player = game.to_move(state)
 
@@ -189,11 +192,15 @@ def negamax(game, state, depth=None):
             return sign * game.utility(node, player), None
         if remaining == 0:
             return sign * game.evaluate(node, player), None
+        mover = game.to_move(node)
         best, best_action = -inf, None
         for action in game.actions(node):
-            value, _ = value_of(game.result(node, action), -sign, _less(remaining))
-            if -value > best:
-                best, best_action = -value, action
+            child = game.result(node, action)
+            same = game.to_move(child) == mover
+            value, _ = value_of(child, sign if same else -sign, _less(remaining))
+            value = value if same else -value
+            if value > best:
+                best, best_action = value, action
         return best, best_action
 
     return value_of(state, 1, depth)

@@ -141,17 +141,21 @@ def negamax_family(game, state, depth=None, prune_on_equality=True, *, mistake=N
             return (estimate if mistake == "leaf-not-signed" else sign * estimate), None
         best = 0 if mistake == "init-zero" else (-FINITE_INFINITY if mistake == "init-finite" else -inf)
         best_action = None
+        mover = game.to_move(node)
         actions = _ordered(game.actions(node), mistake)
         for action in actions:
             child = game.result(node, action)
+            # The player changes at every ply unless a move gives its player another turn;
+            # `negate-every-ply` assumes it always changes (blind alternation).
+            changes = mistake == "negate-every-ply" or game.to_move(child) != mover
             if mistake == "one-ply" and at_root:
                 raw = (game.utility(child, player) if game.is_terminal(child)
                        else game.evaluate(child, player))
                 v = raw * sign
             else:
-                child_sign = sign if mistake == "sign-not-flipped" else -sign
+                child_sign = sign if mistake == "sign-not-flipped" or not changes else -sign
                 child_value, _ = value(child, child_sign, _less(remaining), False)
-                v = child_value if mistake == "no-negation" else -child_value
+                v = child_value if mistake == "no-negation" or not changes else -child_value
             if mistake == "last-action":
                 best_action = action
             if v > best:
@@ -253,7 +257,8 @@ ALPHABETA_MISTAKES = MINIMAX_MISTAKES + (
     "wrong-side-cut", "depth-ignored", "depth-off-by-one", "horizon-early",
     "max-horizon-early")
 NEGAMAX_MISTAKES = ("no-negation", "sign-not-flipped", "leaf-not-signed", "init-zero",
-                    "init-finite", "last-action", "one-ply", "reverse-children")
+                    "init-finite", "last-action", "one-ply", "reverse-children",
+                    "negate-every-ply")
 EXPECTIMAX_MISTAKES = ("chance-as-min",)
 MAXN_MISTAKES = ("paranoid", "alternation", "root-component", "next-player-component",
                  "ties-last")

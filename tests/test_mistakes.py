@@ -25,6 +25,9 @@ MULTI_PLAYER = {"strict-alternation", "chance-as-min"}
 NEEDS_STRICT_PRUNING = {"equality-cut"}
 # max^n's mistakes need an n-player tree: they are graded on the three-player course.
 N_PLAYER_COURSE = ROOT / "courses" / "three-player" / "tasks"
+# Negating on every ply is right wherever the players alternate: it shows only where a move
+# can give its player another turn (Kalah).
+EXTRA_TURNS = {"negate-every-ply"}
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -56,14 +59,15 @@ def write_mistaken_student(folder, function, mistake):
     (folder / "minimax.py").write_text(textwrap.dedent(f"""
         from _variants import minimax_family, negamax_family
 
-        def minimax(game, state):
-            return minimax_family(game, state, pruning=False, mistake={mistakes['minimax']!r})
+        def minimax(game, state, depth=None):
+            return minimax_family(game, state, depth, pruning=False,
+                                  mistake={mistakes['minimax']!r})
 
         def alphabeta(game, state, depth=None):
             return minimax_family(game, state, depth, mistake={mistakes['alphabeta']!r})
 
-        def negamax(game, state):
-            return negamax_family(game, state, mistake={mistakes['negamax']!r})
+        def negamax(game, state, depth=None):
+            return negamax_family(game, state, depth, mistake={mistakes['negamax']!r})
     """))
 
 
@@ -88,6 +92,8 @@ def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grad
         graded_on = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
     elif mistake in NEEDS_STRICT_PRUNING:
         graded_on = strict_course
+    elif mistake in EXTRA_TURNS:
+        graded_on = load_course(ROOT / "courses" / "kalah" / "tasks")
     result = grade(tmp_path / mistake, None if graded_on is course else graded_on)
     failed = [v for v in result.verdicts if not v.passed]
     assert failed, "the mistake is caught"

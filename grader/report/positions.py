@@ -1,4 +1,5 @@
-"""The positions behind the node names of a visit table, for tic-tac-toe and matchsticks.
+"""The positions behind the node names of a visit table, for tic-tac-toe, matchsticks and
+Kalah.
 
 A visit log names a node of a game search by the actions that lead to it from the task's
 position, joined by ``-`` (``"4-0-8"``: a mark on cell 4, then on 0, then on 8; ``"root"`` is
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from ..games import make_rules
 
-SHOWN_GAMES = ("tictactoe", "nim")
+SHOWN_GAMES = ("tictactoe", "nim", "kalah")
 MAX_EXAMPLE_STEPS = 3     # moves spelled out in the legend's example path
 MAX_DRAWN_STICKS = 40     # larger piles are given as a number only
 
@@ -74,7 +75,7 @@ def table_positions(spec, rows: list[dict]) -> dict | None:
         replay = PathReplay(spec)
     except (KeyError, TypeError, ValueError):
         return None
-    describe = _board if game == "tictactoe" else _pile
+    describe = {"tictactoe": _board, "nim": _pile, "kalah": _kalah}[game]
     for row in rows:
         for side in ("expected", "observed"):
             found = replay.state_of(row[side])
@@ -95,6 +96,38 @@ def _pile(rules, state: tuple, steps: list) -> dict:
             "to_move": None if rules.is_terminal(state) else rules.to_move(state)}
 
 
+def _kalah(rules, state: tuple, steps: list) -> dict:
+    """Both rows of pits as seen from MAX's side (MIN's row on top, right to left in the
+    board's numbering), the stores at the ends, the pit the last move sowed from, and who is
+    to move: again, after a move into one's own store."""
+    board, player = state
+    last = steps[-1][1] if steps else None
+
+    def pits(places):
+        return [{"place": place, "stones": board[place], "last": place == last}
+                for place in places]
+    top = pits(reversed(rules.pits_of("MIN")))
+    bottom = pits(rules.pits_of("MAX"))
+    over = rules.is_terminal(state)
+    min_store, max_store = board[rules.store_of("MIN")], board[rules.store_of("MAX")]
+    return {"top": top, "bottom": bottom, "min_store": min_store, "max_store": max_store,
+            "text": _kalah_text(top, bottom, min_store, max_store),
+            "to_move": None if over else player,
+            "again": bool(steps) and not over and steps[-1][0] == player,
+            "score": {"MAX": rules.utility(state, "MAX")} if over else None}
+
+
+def _kalah_text(top, bottom, min_store, max_store) -> str:
+    """``[4] 0 2 3 / 2 2 0 [3]``: MIN's store and row, then MAX's row and store."""
+    return (f"[{min_store}] {' '.join(str(p['stones']) for p in top)} / "
+            f"{' '.join(str(p['stones']) for p in bottom)} [{max_store}]")
+
+
+def _moves_again(steps: list) -> bool:
+    """Whether a player makes two moves in a row on the path (an extra turn)."""
+    return any(a[0] == b[0] for a, b in zip(steps, steps[1:]))
+
+
 def _legend(game: str, spec: dict, replay: PathReplay, rows: list[dict]) -> dict:
     """What the legend says of this table: who moves at the root, the numbering of cells or
     the size of the pile, and one of the table's own paths spelled out move by move."""
@@ -105,8 +138,10 @@ def _legend(game: str, spec: dict, replay: PathReplay, rows: list[dict]) -> dict
     if replayed:
         # One of the table's own paths, the longest that is spelled out whole (the first of
         # several as long): it shows how the moves alternate in what the reader looks at.
+        # Where a player can move twice in a row (Kalah), a path with such a turn first.
         short = [item for item in replayed if len(item[1]) <= MAX_EXAMPLE_STEPS]
-        name, steps = max(short or replayed, key=lambda item: len(item[1]))
+        name, steps = max(short or replayed, key=lambda item: (
+            _moves_again(item[1][:MAX_EXAMPLE_STEPS]), len(item[1])))
         shown = steps[:MAX_EXAMPLE_STEPS]
         example = {"path": name, "steps": [{"player": p, "action": a} for p, a in shown],
                    "more": len(steps) > len(shown)}
@@ -115,6 +150,18 @@ def _legend(game: str, spec: dict, replay: PathReplay, rows: list[dict]) -> dict
     if game == "tictactoe":
         cells = range(len(replay.root))
         legend["numbering"] = [list(cells[i:i + 3]) for i in range(0, len(cells), 3)]
+    elif game == "kalah":
+        rules = replay.rules
+        numbering = {"top": [{"place": p, "stones": p, "last": False}
+                             for p in reversed(rules.pits_of("MIN"))],
+                     "bottom": [{"place": p, "stones": p, "last": False}
+                                for p in rules.pits_of("MAX")],
+                     "min_store": rules.store_of("MIN"), "max_store": rules.store_of("MAX")}
+        numbering["text"] = _kalah_text(numbering["top"], numbering["bottom"],
+                                        numbering["min_store"], numbering["max_store"])
+        legend.update(numbering=numbering, pits=rules.pits,
+                      max_pits=list(rules.pits_of("MAX")), min_pits=list(rules.pits_of("MIN")),
+                      position=_kalah(rules, replay.root, [])["text"])
     else:
         legend.update(sticks=replay.rules.sticks, max_take=replay.rules.max_take,
                       last_loses=replay.rules.last_loses)
