@@ -4,11 +4,12 @@ This package runs next to student code, so it must import nothing but the standa
 and its own modules (relative imports only), and it never imports ``reference``.
 
 A game is described by a *spec*, a JSON-able dict with a ``kind`` (``tree``, ``tictactoe``,
-``nim``), so that the parent can send the very same game to a child process.  ``make_rules``
+``nim``, ``connect4``), so that the parent can send the very same game to a child process.  ``make_rules``
 turns a spec into a rules object; ``RecordingGame`` wraps the rules in the object a student's
 search receives and keeps the log of what the search visited.
 """
 
+from .connect4 import Connect4Rules
 from .nim import NimRules
 from .recorder import RecordingGame
 from .tictactoe import TicTacToeRules
@@ -18,6 +19,7 @@ RULES = {
     "tree": TreeRules,
     "tictactoe": TicTacToeRules,
     "nim": NimRules,
+    "connect4": Connect4Rules,
 }
 
 
