@@ -14,7 +14,7 @@ A task file describes one exercise sheet::
     tasks:
       - id: tree-blatt3
         title: Minimax am Baum
-        game: tree                # tree | tictactoe | nim | none
+        game: tree                # tree | tictactoe | nim | connect4 | none
         tree: {A: {B: [8, 7, 3], C: [2, 4]}}
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
@@ -39,13 +39,14 @@ from typing import Any
 
 from . import checks as check_kinds
 from .calls import canonical
+from .games.connect4 import BoardError, read_board
 from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
-GAMES = ("tree", "tictactoe", "nim", "none")
+GAMES = ("tree", "tictactoe", "nim", "connect4", "none")
 CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent")
 # Student functions whose model solution goes without saying.
 DEFAULT_REFERENCES = {"Value": "negamax", "MinimaxAgent": "minimax",
@@ -446,7 +447,7 @@ class _SheetReader:
                                 "last_loses", "functions", "function", "depth",
                                 "prune_on_equality", "checks", "expect", "reference",
                                 "visibility", "limits", "convention", "module", "players",
-                                "lose_states"))
+                                "lose_states", "columns", "rows", "connect", "first"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -478,7 +479,8 @@ class _SheetReader:
                                rounds=convention == "multi-agent")
         if depth is not None and game in ("tictactoe", "nim"):
             self.problem(raw.line_of("depth"), f"{game} has no heuristic to evaluate at a "
-                         "horizon; use a tree with heuristic values, e.g. \"C (4)\"")
+                         "horizon; use a tree with heuristic values, e.g. \"C (4)\", "
+                         "or connect4 (its window count)")
         # Courses in the style of the Pacman projects prune only on strict inequality.
         prune = self.boolean(raw, "prune_on_equality",
                              False if convention == "multi-agent" else prune_default)
@@ -577,6 +579,8 @@ class _SheetReader:
             except ValueError as error:
                 self.problem(raw.line_of("board"), str(error))
                 return None
+        if game == "connect4":
+            return self.connect4_spec(raw)
         if game == "nim":
             sticks, take = raw.get("sticks"), raw.get("take", 2)
             for key, value, low in (("sticks", sticks, 0), ("take", take, 1)):
@@ -616,6 +620,41 @@ class _SheetReader:
                              "MAX first, then MIN or CHANCE, e.g. [MAX, MIN, MIN]")
             else:
                 spec["players"] = list(players)
+        return canonical(spec)
+
+    def connect4_spec(self, raw) -> str | None:
+        """``game: connect4``: the board size (7x6, connect 4 unless given), who moves first,
+        and the position (``board:``, rows from the top; an empty board when left out)."""
+        from .games.connect4 import DEFAULT_SIZE, size_problem
+        size = {key: raw.get(key, default) for key, default in DEFAULT_SIZE.items()}
+        problem = size_problem(**size)
+        if problem:
+            wrong = next((key for key in DEFAULT_SIZE if key in raw and key in problem), None)
+            self.problem(raw.line_of(wrong) if wrong else raw.line, problem)
+            return None
+        first = raw.get("first", "X")
+        if first not in ("X", "O"):
+            self.problem(raw.line_of("first"), f"first must be X or O (who moved first), "
+                         f"not {first!r}")
+            return None
+        board = raw.get("board")
+        if board is None:
+            board = "/".join(["." * size["columns"]] * size["rows"])
+        elif not isinstance(board, str):
+            self.problem(raw.line_of("board"), "a connect4 board is text: the rows from the "
+                         "top, one a line, e.g. board: |\n  .......\n  ...X...")
+            return None
+        try:
+            state = read_board(board, first=first, **size)
+        except BoardError as error:
+            line = raw.line_of("board")
+            if error.line is not None and "\n" in board:
+                line += 1 + error.line          # a block scalar starts below its key
+            self.problem(line, str(error))
+            return None
+        spec = {"kind": "connect4", **size, "board": state}
+        if first != "X":
+            spec["first"] = first
         return canonical(spec)
 
     def check_horizon(self, game_spec, depth, line, rounds: bool = False) -> None:

@@ -21,8 +21,9 @@ def applies_to(function):
 def parse_options(item, context, line):
     if not context.depth:
         context.problem(line, "a horizon check needs a depth-limited task (depth: d)")
-    if context.game != "tree":
-        context.problem(line, "a horizon check needs a tree with heuristic values")
+    if context.game not in ("tree", "connect4"):
+        context.problem(line, "a horizon check needs a game with a heuristic: a tree with "
+                        "heuristic values, or connect4")
     return {}
 
 
