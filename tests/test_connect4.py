@@ -314,3 +314,20 @@ def test_the_visit_table_shows_each_node_as_a_board_with_the_last_disc_marked(
     assert "`0-0-0-0`: `......./......./O....../X..O.../O.XX.../X.OXO..`" in markdown
     assert "0 to 6 from the left" in markdown
     assert "<script" not in html and not re.search(r'(src|href)="(https?:)?//', html)
+
+
+def test_a_line_for_the_player_to_move_cannot_occur():
+    # X has the bottom row, but with four discs each it would be X's turn: O moved after the
+    # game had ended.
+    with pytest.raises(BoardError, match="X has a line of 4 but is to move"):
+        read_board("......./......./......./......./OOO..../XXXX..O")
+
+
+def test_a_catalogue_variant_that_searches_the_whole_game_is_given_up(connect4_course):
+    # Ignoring the depth on 7x6 means solving Connect Four: the variant is stopped after the
+    # visit limit instead of holding up the grading of a student who failed.
+    from grader.checks.common import search_call
+    from grader.mistakes import VARIANT_VISIT_LIMIT, variant_answers
+    call = search_call(connect4_course.task("c4-depth4"), "alphabeta")
+    assert variant_answers(call, "depth-ignored") == [{"error": "VariantTooLong"}]
+    assert VARIANT_VISIT_LIMIT >= 50 * 2786, "far more than the course's searches visit"
