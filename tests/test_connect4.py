@@ -6,12 +6,10 @@ import json
 import re
 import shutil
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from grader.answers import answer_search
-from grader.games import make_game
 from grader.games.connect4 import BoardError, Connect4Rules, read_board, show
 from grader.report.messages import Catalogue
 from grader.report.writers import render_student
