@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .answers import adapt, reference_depth, search_options
 from .checks.common import read_search_result, same_number
-from .games import make_game
+from .games import RecordingGame, make_rules
 from .source_evidence import ruled_out
 
 # Some mistakes behave identically on every tree (never raising alpha, not passing the window
@@ -28,14 +28,36 @@ from .source_evidence import ruled_out
 MAX_NAMED = 3
 
 
+# A variant that visits more nodes than this is given up (and matches no student): on a game
+# as large as Connect Four on 7x6, a variant that ignores the depth limit would search the
+# whole game and never return.  A student's search that visited as many nodes within the
+# call's time limit is far beyond what the catalogue's mistakes explain anyway.
+VARIANT_VISIT_LIMIT = 200_000
+
+
+class VariantTooLong(Exception):
+    """A variant visited more than ``VARIANT_VISIT_LIMIT`` nodes."""
+
+
+class _BoundedGame(RecordingGame):
+    """The recording game of a variant run, stopped after ``VARIANT_VISIT_LIMIT`` visits."""
+
+    def _visit(self, state):
+        name = super()._visit(state)
+        if len(self._log.visits) > VARIANT_VISIT_LIMIT:
+            raise VariantTooLong(f"more than {VARIANT_VISIT_LIMIT} nodes")
+        return name
+
+
 def variant_answers(call, mistake: str) -> list[dict]:
     """What the variant with ``mistake`` does on each input of a search call, reported as the
-    call's convention reports it."""
+    call's convention reports it (``{"error": ...}`` where it fails or visits too much)."""
     from reference.variants import run
     function = call.reference
     answers = []
     for spec in call.inputs():
-        game, root = make_game(spec)
+        game = _BoundedGame(make_rules(spec))
+        root = game.root()
         try:
             value, action = run(mistake, function, game, root, reference_depth(call, spec),
                                 call.prune_on_equality, search_options(function, spec))

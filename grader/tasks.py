@@ -14,7 +14,7 @@ A task file describes one exercise sheet::
     tasks:
       - id: tree-blatt3
         title: Minimax am Baum
-        game: tree                # tree | tictactoe | nim | kalah | none
+        game: tree                # tree | tictactoe | nim | kalah | connect4 | none
         tree: {A: {B: [8, 7, 3], C: [2, 4]}}
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
@@ -48,6 +48,7 @@ from typing import Any
 
 from . import checks as check_kinds
 from .calls import canonical
+from .games.connect4 import BoardError, read_board
 from .games.kalah import PositionError as KalahPositionError
 from .games.kalah import normalise_position as kalah_position
 from .games.tictactoe import normalise_board
@@ -56,7 +57,7 @@ from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
-GAMES = ("tree", "tictactoe", "nim", "kalah", "none")
+GAMES = ("tree", "tictactoe", "nim", "kalah", "connect4", "none")
 # Games whose rules look the heuristic up in a table (grader.heuristics), by a task's heuristic:
 HEURISTIC_GAMES = ("tictactoe",)
 CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent")
@@ -466,7 +467,8 @@ class _SheetReader:
                                 "prune_on_equality", "checks", "expect", "reference",
                                 "visibility", "limits", "convention", "module", "players",
                                 "lose_states", "options", "heuristic", "paranoid",
-                                "alliances", "ties", "pits", "stones", "to_move"))
+                                "alliances", "ties", "pits", "stones", "to_move",
+                                "columns", "rows", "connect", "first"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -513,7 +515,8 @@ class _SheetReader:
                          "heuristic: tictactoe-lines")
         elif depth is not None and game == "nim":
             self.problem(raw.line_of("depth"), f"{game} has no heuristic to evaluate at a "
-                         "horizon; use a tree with heuristic values, e.g. \"C (4)\"")
+                         "horizon; use a tree with heuristic values, e.g. \"C (4)\", "
+                         "or connect4 (its window count)")
         # Courses in the style of the Pacman projects prune only on strict inequality.
         prune = self.boolean(raw, "prune_on_equality",
                              False if convention == "multi-agent" else prune_default)
@@ -844,6 +847,8 @@ class _SheetReader:
                 return None
         if game == "kalah":
             return self.kalah_spec(raw)
+        if game == "connect4":
+            return self.connect4_spec(raw)
         if game == "nim":
             sticks, take = raw.get("sticks"), raw.get("take", 2)
             for key, value, low in (("sticks", sticks, 0), ("take", take, 1)):
@@ -943,6 +948,41 @@ class _SheetReader:
             return canonical({"kind": "kalah", "board": list(board), "to_move": to_move})
         return canonical({"kind": "kalah", "pits": len(board) // 2 - 1,
                           "stones": board[0], "to_move": to_move})
+
+    def connect4_spec(self, raw) -> str | None:
+        """``game: connect4``: the board size (7x6, connect 4 unless given), who moves first,
+        and the position (``board:``, rows from the top; an empty board when left out)."""
+        from .games.connect4 import DEFAULT_SIZE, size_problem
+        size = {key: raw.get(key, default) for key, default in DEFAULT_SIZE.items()}
+        problem = size_problem(**size)
+        if problem:
+            wrong = next((key for key in DEFAULT_SIZE if key in raw and key in problem), None)
+            self.problem(raw.line_of(wrong) if wrong else raw.line, problem)
+            return None
+        first = raw.get("first", "X")
+        if first not in ("X", "O"):
+            self.problem(raw.line_of("first"), f"first must be X or O (who moved first), "
+                         f"not {first!r}")
+            return None
+        board = raw.get("board")
+        if board is None:
+            board = "/".join(["." * size["columns"]] * size["rows"])
+        elif not isinstance(board, str):
+            self.problem(raw.line_of("board"), "a connect4 board is text: the rows from the "
+                         "top, one a line, e.g. board: |\n  .......\n  ...X...")
+            return None
+        try:
+            state = read_board(board, first=first, **size)
+        except BoardError as error:
+            line = raw.line_of("board")
+            if error.line is not None and "\n" in board:
+                line += 1 + error.line          # a block scalar starts below its key
+            self.problem(line, str(error))
+            return None
+        spec = {"kind": "connect4", **size, "board": state}
+        if first != "X":
+            spec["first"] = first
+        return canonical(spec)
 
     def check_horizon(self, game_spec, depth, line, rounds: bool = False) -> None:
         """Every non-terminal node at the horizon needs a heuristic value (``rounds``: the

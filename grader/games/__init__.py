@@ -4,11 +4,12 @@ This package runs next to student code, so it must import nothing but the standa
 and its own modules (relative imports only), and it never imports ``reference``.
 
 A game is described by a *spec*, a JSON-able dict with a ``kind`` (``tree``, ``tictactoe``,
-``nim``, ``kalah``, ``plugin`` for a course's own game module), so that the parent can send the very same game to a child process.  ``make_rules``
+``nim``, ``kalah``, ``connect4``, ``plugin`` for a course's own game module), so that the parent can send the very same game to a child process.  ``make_rules``
 turns a spec into a rules object; ``RecordingGame`` wraps the rules in the object a student's
 search receives and keeps the log of what the search visited.
 """
 
+from .connect4 import Connect4Rules
 from .kalah import KalahRules
 from .nim import NimRules
 from .plugin import PluginRules
@@ -21,6 +22,7 @@ RULES = {
     "tictactoe": TicTacToeRules,
     "nim": NimRules,
     "kalah": KalahRules,
+    "connect4": Connect4Rules,
     "plugin": PluginRules,      # a course's own game module (see plugin.py)
 }
 

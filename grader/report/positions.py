@@ -1,8 +1,9 @@
 """The positions behind the node names of a visit table, for tic-tac-toe, matchsticks and
-Kalah.
+Kalah and Connect Four.
 
 A visit log names a node of a game search by the actions that lead to it from the task's
-position, joined by ``-`` (``"4-0-8"``: a mark on cell 4, then on 0, then on 8; ``"root"`` is
+position, joined by ``-`` (``"4-0-8"``: a mark on cell 4, then on 0, then on 8; in Connect Four ``"3-3-4"``: discs
+dropped into columns 3, 3 and 4; ``"root"`` is
 the task's position itself).  To show a board or a pile of sticks next to such a name, the
 path is replayed with the game's own rules (``grader.games.make_rules`` on the picture's
 spec); this module knows no rule of its own and never names a node: ``rules.node_name`` does.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from ..games import make_rules
 
-SHOWN_GAMES = ("tictactoe", "nim", "kalah")
+SHOWN_GAMES = ("tictactoe", "nim", "kalah", "connect4")
 MAX_EXAMPLE_STEPS = 3     # moves spelled out in the legend's example path
 MAX_DRAWN_STICKS = 40     # larger piles are given as a number only
 
@@ -75,7 +76,8 @@ def table_positions(spec, rows: list[dict]) -> dict | None:
         replay = PathReplay(spec)
     except (KeyError, TypeError, ValueError):
         return None
-    describe = {"tictactoe": _board, "nim": _pile, "kalah": _kalah}[game]
+    describe = {"tictactoe": _board, "nim": _pile, "kalah": _kalah,
+                "connect4": _connect4_board}[game]
     for row in rows:
         for side in ("expected", "observed"):
             found = replay.state_of(row[side])
@@ -88,6 +90,20 @@ def _board(rules, state: str, steps: list) -> dict:
     return {"cells": [{"mark": "" if mark == "." else mark, "last": cell == last}
                       for cell, mark in enumerate(state)],
             "rows": [state[i:i + 3] for i in range(0, len(state), 3)]}
+
+
+def _connect4_board(rules, state: str, steps: list) -> dict:
+    """The grid of discs, row by row from the top; the disc the node's last move dropped is
+    the topmost one of that column."""
+    rows = state.split("/")
+    last = steps[-1][1] if steps else None
+    last_row = next((number for number, row in enumerate(rows)
+                     if last is not None and row[last] != "."), None)
+    return {"grid": [[{"mark": "" if mark == "." else mark,
+                       "last": number == last_row and column == last}
+                      for column, mark in enumerate(row)] for number, row in enumerate(rows)],
+            "rows": rows,
+            "to_move": None if rules.is_terminal(state) else rules.to_move(state)}
 
 
 def _pile(rules, state: tuple, steps: list) -> dict:
@@ -162,6 +178,10 @@ def _legend(game: str, spec: dict, replay: PathReplay, rows: list[dict]) -> dict
         legend.update(numbering=numbering, pits=rules.pits,
                       max_pits=list(rules.pits_of("MAX")), min_pits=list(rules.pits_of("MIN")),
                       position=_kalah(rules, replay.root, [])["text"])
+    elif game == "connect4":
+        rules = replay.rules
+        legend.update(columns=list(range(rules.columns)), rows=rules.rows,
+                      connect=rules.connect)
     else:
         legend.update(sticks=replay.rules.sticks, max_take=replay.rules.max_take,
                       last_loses=replay.rules.last_loses)
