@@ -14,7 +14,7 @@ A task file describes one exercise sheet::
     tasks:
       - id: tree-blatt3
         title: Minimax am Baum
-        game: tree                # tree | tictactoe | nim | kalah | connect4 | none
+        game: tree                # tree | tictactoe | nim | kalah | connect4 | none | a module .py
         tree: {A: {B: [8, 7, 3], C: [2, 4]}}
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
