@@ -48,6 +48,8 @@ Runs next to student code: standard library only, never imports ``reference``.
 from functools import lru_cache
 from operator import itemgetter
 
+from .paths import PathNames
+
 PLAYERS = ("X", "O")
 DEFAULT_SIZE = {"columns": 7, "rows": 6, "connect": 4}
 MAX_SIDE = 20        # columns and rows a board may have at most
@@ -188,7 +190,7 @@ def read_board(text, columns=7, rows=6, connect=4, first="X"):
     return state
 
 
-class Connect4Rules:
+class Connect4Rules(PathNames):
     def __init__(self, spec):
         self.columns = spec.get("columns", DEFAULT_SIZE["columns"])
         self.rows = spec.get("rows", DEFAULT_SIZE["rows"])
@@ -207,12 +209,6 @@ class Connect4Rules:
 
     def initial_state(self):
         return self.board
-
-    def node_name(self, parent_name, action, child_state):
-        return str(action) if parent_name == "root" else f"{parent_name}-{action}"
-
-    def identify(self, state):
-        return None
 
     def to_move(self, state):
         first, second = self.players

@@ -46,6 +46,8 @@ or an explicit position ``{"kind": "kalah", "board": [0, 2, 1, 4, 3, 0, 1, 2],
 Standard library only, never imports ``reference`` (runs next to student code).
 """
 
+from .paths import PathNames
+
 MAX = "MAX"
 MIN = "MIN"
 PLAYERS = (MAX, MIN)
@@ -105,7 +107,7 @@ def other(player):
     return MIN if player == MAX else MAX
 
 
-class KalahRules:
+class KalahRules(PathNames):
     players = PLAYERS
 
     def __init__(self, spec):
@@ -130,12 +132,6 @@ class KalahRules:
     # -- the game interface ------------------------------------------------------------
     def initial_state(self):
         return (self.board, self.first)
-
-    def node_name(self, parent_name, action, child_state):
-        return str(action) if parent_name == "root" else f"{parent_name}-{action}"
-
-    def identify(self, state):
-        return None
 
     def to_move(self, state):
         return state[1]

@@ -7,11 +7,13 @@ and ``"MIN"``; the actions are the numbers of sticks one may take, in increasing
 Spec: ``{"kind": "nim", "sticks": 5, "max_take": 2, "last_loses": true}``
 """
 
+from .paths import PathNames
+
 MAX = "MAX"
 MIN = "MIN"
 
 
-class NimRules:
+class NimRules(PathNames):
     players = (MAX, MIN)
 
     def __init__(self, spec):
@@ -21,12 +23,6 @@ class NimRules:
 
     def initial_state(self):
         return (self.sticks, MAX)
-
-    def node_name(self, parent_name, action, child_state):
-        return str(action) if parent_name == "root" else f"{parent_name}-{action}"
-
-    def identify(self, state):
-        return None
 
     def to_move(self, state):
         return state[1]

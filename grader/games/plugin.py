@@ -30,6 +30,8 @@ Runs next to student code: standard library only, relative imports only, never i
 
 import hashlib
 
+from .paths import PathNames
+
 REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
 _COMPILED = {}
 
@@ -55,10 +57,10 @@ def interface_problems(namespace):
     return problems
 
 
-class PluginRules:
+class PluginRules(PathNames):
     """The rules of a spec of kind ``plugin``: the module's ``Rules`` with the defaults
-    the bundled games share (path node names, no identity for foreign states, a neutral
-    heuristic only where the module has none... which a task refuses at a horizon)."""
+    the bundled games share (path node names, no identity for foreign states), and an
+    ``evaluate`` that says so where the module has none (a task refuses a horizon then)."""
 
     def __init__(self, spec):
         namespace = load_source(spec["name"], spec["source"])
@@ -72,10 +74,7 @@ class PluginRules:
         own = getattr(self.rules, "node_name", None)
         if own is not None:
             return own(parent_name, action, child_state)
-        return str(action) if parent_name == "root" else f"{parent_name}-{action}"
-
-    def identify(self, state):
-        return None
+        return super().node_name(parent_name, action, child_state)
 
     def evaluate(self, state, player):
         own = getattr(self.rules, "evaluate", None)

@@ -18,6 +18,7 @@ Spec: ``{"kind": "tictactoe", "board": "X.O.X...."}``, with a table
 """
 
 from .heuristic import HeuristicTable
+from .paths import PathNames
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8),
          (0, 3, 6), (1, 4, 7), (2, 5, 8),
@@ -43,7 +44,7 @@ def winner(board):
     return None
 
 
-class TicTacToeRules:
+class TicTacToeRules(PathNames):
     players = ("X", "O")
 
     def __init__(self, spec):
@@ -52,12 +53,6 @@ class TicTacToeRules:
 
     def initial_state(self):
         return self.board
-
-    def node_name(self, parent_name, action, child_state):
-        return str(action) if parent_name == "root" else f"{parent_name}-{action}"
-
-    def identify(self, state):
-        return None
 
     def to_move(self, state):
         return "X" if state.count("X") == state.count("O") else "O"
