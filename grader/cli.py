@@ -431,15 +431,12 @@ def cmd_merge(args) -> int:
 
 def cmd_gradescope(args) -> int:
     from .gradescope import build_autograder
-    from .grading import prepare
     from .wheel import WheelError
     err = _console(stderr=True)
-    course = _load(args.tasks, err)
-    if course is None:
+    checked = _checked_course(args.tasks, args, err)
+    if checked is None:
         return EXIT_BAD_INPUT
-    _, answers = prepare(course, answers=_answer_book(course, args))
-    if not _pins_hold(course, answers, err):
-        return EXIT_BAD_INPUT
+    course, _ = checked
     try:
         out = build_autograder(course, Path(args.out), args.lang)
     except ValueError as error:     # a game module the zip cannot hold where the tasks look
@@ -529,6 +526,20 @@ def _answer_book(course, args):
     return AnswerBook.for_course(course, use_cache=not args.no_cache)
 
 
+def _checked_course(path, args, err: Console):
+    """``(course, answers)``: the task files loaded and every answer they pin verified (the
+    answers computed, or taken from the cache, on the way); None after saying what is
+    wrong."""
+    from .grading import prepare
+    course = _load(path, err)
+    if course is None:
+        return None
+    _, answers = prepare(course, answers=_answer_book(course, args))
+    if not _pins_hold(course, answers, err):
+        return None
+    return course, answers
+
+
 def _pins_hold(course, answers, err: Console) -> bool:
     from .pins import verify_pins
     problems = verify_pins(course, answers)
@@ -562,17 +573,15 @@ def _raise_interrupt(signum, frame):
 
 
 def _grade(args) -> int:
-    from .batch import grade_batch, prepare
+    from .batch import grade_batch
     from .report.safe import terminal_text
     from .sandbox.isolation import STRONG_LEVELS
     from .submissions import find
     err = _console(stderr=True)
-    course = _load(args.tasks, err)
-    if course is None:
+    checked = _checked_course(args.tasks, args, err)
+    if checked is None:
         return EXIT_BAD_INPUT
-    _, answers = prepare(course, answers=_answer_book(course, args))
-    if not _pins_hold(course, answers, err):
-        return EXIT_BAD_INPUT
+    course, answers = checked
     root = Path(args.submissions)
     if not root.is_dir():
         err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
@@ -769,22 +778,19 @@ def cmd_kit(args) -> int:
     from .kit import build_kit
     from .report.safe import terminal_text
     err = _console(stderr=True)
-    course = _load(args.tasks, err)
-    if course is None:
+    checked = _checked_course(args.tasks, args, err)
+    if checked is None:
         return EXIT_BAD_INPUT
-    answers = _answer_book(course, args)
-    if not _pins_hold(course, answers, err):
-        return EXIT_BAD_INPUT
+    course, answers = checked
     try:
         written = build_kit(course, answers, Path(args.out))
     except OSError as error:
         err.print(f"Could not write the kit: {terminal_text(str(error))}", markup=False,
                   highlight=False)
         return EXIT_FAILED
-    shown = sum(1 for t in course.tasks for c in t.checks if c.visibility == "visible")
-    hidden = sum(len(t.checks) for t in course.tasks) - shown
     err.print(f"Wrote the self-check kit to {args.out} ({', '.join(p.name for p in written)}): "
-              f"{shown} visible checks, {hidden} hidden ones left out. Students run: "
+              f"{len(course.visible_checks)} visible checks, {course.hidden_count} hidden ones "
+              "left out. Students run: "
               f"python3 {Path(args.out) / 'check.py'} [their folder]", markup=False,
               highlight=False)
     return EXIT_OK
@@ -804,8 +810,7 @@ def _check_source(args, err):
     course = _load(args.tasks, err)
     if course is None:
         return None
-    hidden = sum(1 for t in course.tasks for c in t.checks if c.visibility != "visible")
-    return course, (lambda: _answer_book(course, args)), hidden
+    return course, (lambda: _answer_book(course, args)), course.hidden_count
 
 
 def cmd_check(args) -> int:
@@ -895,9 +900,8 @@ def cmd_classroom(args) -> int:
     except OSError as error:
         err.print(f"Could not write {args.out}: {error}", markup=False, highlight=False)
         return EXIT_BAD_INPUT
-    visible = [c for t in course.tasks for c in t.checks if c.visibility == "visible"]
-    hidden = sum(len(t.checks) for t in course.tasks) - len(visible) \
-        if hidden_checks is None else hidden_checks
+    visible = course.visible_checks
+    hidden = course.hidden_count if hidden_checks is None else hidden_checks
     err.print(f"Wrote {args.out}: {len(visible)} visible check(s), "
               f"{sum(c.points for c in visible):g} points reach Classroom"
               + (f"; the {hidden} hidden check(s) run only with grader grade" if hidden else "")

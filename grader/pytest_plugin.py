@@ -127,9 +127,7 @@ class Grading:
                  answers=None, hidden: int | None = None):
         self.course = course
         self.answers = answers      # a kit's answers; None: the course's answer cache
-        self.hidden = hidden if hidden is not None else sum(
-            1 for task in course.tasks for check in task.checks
-            if check.visibility != "visible")
+        self.hidden = hidden if hidden is not None else course.hidden_count
         self.submission = submission
         self.sandbox = sandbox
         self.language = language or course.language

@@ -164,6 +164,16 @@ class Course:
         return sum(task.max_score for task in self.tasks)
 
     @property
+    def visible_checks(self) -> tuple:
+        """The checks a student's self-check runs (hidden and after-due ones are not)."""
+        return tuple(c for task in self.tasks for c in task.checks if c.visibility == "visible")
+
+    @property
+    def hidden_count(self) -> int:
+        """How many checks a self-check only counts."""
+        return sum(len(task.checks) for task in self.tasks) - len(self.visible_checks)
+
+    @property
     def modules(self) -> tuple:
         """The module names its tasks import from a submission, sorted (for staging)."""
         return tuple(sorted({module for task in self.tasks for _, module in task.modules}))
