@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import stat
 import sys
 import tempfile
 import traceback
@@ -89,10 +88,8 @@ def game_modules(course) -> dict:
 
 
 def _add(archive: zipfile.ZipFile, name: str, data: bytes, mode: int = 0o644) -> None:
-    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
-    info.compress_type = zipfile.ZIP_DEFLATED
-    info.external_attr = (stat.S_IFREG | mode) << 16
-    archive.writestr(info, data)
+    from .report.exports import zip_member
+    zip_member(archive, name, data, ZIP_TIME, mode)
 
 
 # -- inside Gradescope's image --------------------------------------------------------------

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import csv
 import io
+import stat
+import zipfile
+from pathlib import Path
 
 from .messages import Catalogue
 from .safe import csv_cell
@@ -72,3 +75,28 @@ def points_line(result) -> str:
     """``Points X/Y``, for tools that read points from a job's log.  GitHub Classroom does not:
     its grading reporter reads ``classroom.reporter_result`` from a step output."""
     return f"Points {points_text(result.score)}/{points_text(result.max_score)}"
+
+
+FEEDBACK_FILE = "feedback.html"     # a student's page, as the LMS feedback zips carry it
+
+
+def zip_member(archive: zipfile.ZipFile, name: str, data: bytes, date_time: tuple,
+               mode: int = 0o644) -> None:
+    """One file of an export zip: deflated, a regular file with ``mode`` for whoever unpacks
+    it, dated ``date_time`` (a fixed date where the zip must be reproducible)."""
+    info = zipfile.ZipInfo(name, date_time=date_time)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = (stat.S_IFREG | mode) << 16
+    archive.writestr(info, data)
+
+
+def feedback_page(out: Path, result, catalogue: Catalogue, problems: list) -> bytes | None:
+    """A graded student's feedback.html for an LMS zip; None, with the reason added to
+    ``problems``, when it cannot be read."""
+    page = out / result.student / FEEDBACK_FILE
+    try:
+        return page.read_bytes()
+    except OSError as error:
+        problems.append(catalogue.text("lms.unreadable", display=result.display,
+                                       path=str(page), error=error.strerror or error))
+        return None

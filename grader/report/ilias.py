@@ -33,14 +33,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .exports import points_comment, points_text
+from .exports import FEEDBACK_FILE, feedback_page, points_comment, points_text, zip_member
 from .messages import Catalogue
 from .safe import csv_cell
 
 FOLDER = re.compile(r"^(?P<rest>[^_]+_.+_.+)_(?P<usr_id>\d+)$")
 TITLES = ("update", "usr_id", "login", "lastname", "firstname", "status", "mark", "notice",
           "comment", "plagiarism", "plag_comment")
-FEEDBACK_FILE = "feedback.html"
 STATUS_FILE = "status.csv"
 TOP_FOLDER = "multi_feedback_gametree-grader"
 DEFAULT_PASS_PERCENT = 50.0
@@ -130,22 +129,15 @@ def feedback_zip(results, out: Path, catalogue: Catalogue,
     now = time.localtime()[:6]
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         def add(name: str, data: bytes) -> None:
-            info = zipfile.ZipInfo(f"{TOP_FOLDER}/{name}", now)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data)
+            zip_member(archive, f"{TOP_FOLDER}/{name}", data, now)
         if status_text is not None:
             add(STATUS_FILE, status_text.encode("utf-8"))
         for usr_id, alike in sorted(by_id.items(), key=lambda item: int(item[0])):
             if len(alike) > 1:
                 continue                # listed by _members
             member, result = alike[0]
-            page = out / result.student / FEEDBACK_FILE
-            try:
-                data = page.read_bytes()
-            except OSError as error:
-                problems.append(catalogue.text("lms.unreadable", display=result.display,
-                                               path=str(page), error=error.strerror or error))
+            data = feedback_page(out, result, catalogue, problems)
+            if data is None:
                 continue
             add(f"{result.display}/{FEEDBACK_FILE}", data)
     return buffer.getvalue(), problems

@@ -29,7 +29,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from .exports import points_text
+from .exports import FEEDBACK_FILE, feedback_page, points_text, zip_member
 from .messages import Catalogue
 
 FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_")
@@ -112,7 +112,6 @@ def fill_worksheet(text: str, results, comment_of) -> tuple[str, list[str]]:
     return buffer.getvalue(), problems
 
 
-FEEDBACK_FILE = "feedback.html"
 
 
 def feedback_zip(results, out: Path, catalogue: Catalogue) -> tuple[bytes, list[str]]:
@@ -136,20 +135,13 @@ def feedback_zip(results, out: Path, catalogue: Catalogue) -> tuple[bytes, list[
                                                displays=[r.display for _, r in alike]))
                 continue
             match, result = alike[0]
-            page = out / result.student / FEEDBACK_FILE
-            try:
-                data = page.read_bytes()
-            except OSError as error:
-                problems.append(catalogue.text("lms.unreadable", display=result.display,
-                                               path=str(page), error=error.strerror or error))
+            data = feedback_page(out, result, catalogue, problems)
+            if data is None:
                 continue
             # The name part as Moodle writes it ("_" never in it: the importer would read the
             # piece after one as the participant); the number and plugin are what it reads.
             folder = f"{match['name'].replace('_', ' ')}_{number}_assignfeedback_file_"
-            info = zipfile.ZipInfo(f"{folder}/{FEEDBACK_FILE}", time.localtime()[:6])
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data)
+            zip_member(archive, f"{folder}/{FEEDBACK_FILE}", data, time.localtime()[:6])
     return buffer.getvalue(), problems
 
 
