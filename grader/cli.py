@@ -963,10 +963,12 @@ def solutions(course, answers) -> list[dict]:
     from .checks.common import search_call
     from .checks.evaluate import calls as evaluate_calls
     from .pins import pruned_nodes
+    from .tasks import SEARCH_FUNCTIONS
     rows = []
     for task in course.tasks:
         for function in task.functions:
-            if task.game_spec is not None and function in ("minimax", "alphabeta", "negamax"):
+            reference = task.reference_of(function)
+            if task.game_spec is not None and reference in SEARCH_FUNCTIONS:
                 answer = answers[search_call(task, function)][0]
                 row = {"task": task.id, "function": function, "value": answer["value"],
                        "move": answer["action"], "optimal_moves": answer["optimal_actions"],
@@ -975,7 +977,7 @@ def solutions(course, answers) -> list[dict]:
                     row["depth"] = task.depth
                 if task.heuristic:
                     row["heuristic"] = task.heuristic
-                if task.game == "tree":
+                if task.game == "tree" and reference == "alphabeta":
                     row["pruned"] = pruned_nodes(task, function, answers)
                 rows.append(row)
             elif function == "evaluate":

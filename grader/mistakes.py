@@ -135,27 +135,44 @@ def attach_diagnoses(verdicts, plan, observations, answers, source: Path | None 
         if call.function in failing and report and len(report["expected"]) > len(
                 signatures.get(call.function, {}).get("expected", "")):
             signatures[call.function] = report
+    def named_in(calls) -> list[str]:
+        references = {c.reference for c in calls}
+        if len(references) != 1:
+            return []
+        runs = [(observations[c.key()], answers[c]) for c in calls]
+        if all(obs.status != "ok" for obs, _ in runs):
+            return []
+        named = diagnose(answers.mistakes_of(references.pop()), runs,
+                         lambda mistake, index: answers.variant(calls[index], mistake), absent)
+        return named if len(named) <= MAX_NAMED else []
+
+    def diagnosable(call, function) -> bool:
+        return (call.function == function and call.convention != "plain"
+                and bool(answers.mistakes_of(call.reference)))
+
     found = {}
     for function in failing:
         if function in signatures and not signatures[function]["adapted"]:
             continue  # called with arguments it does not take: no behaviour to diagnose
-        calls = [c for c in plan.calls if c.function == function and c.convention != "plain"
-                 and answers.mistakes_of(c.reference)]
-        references = {c.reference for c in calls}
-        if len(references) != 1:
+        found[function] = named_in([c for c in plan.calls if diagnosable(c, function)])
+        if found[function]:
             continue
-        runs = [(observations[c.key()], answers[c]) for c in calls]
-        if all(obs.status != "ok" for obs, _ in runs):
-            continue
-        named = diagnose(answers.mistakes_of(references.pop()), runs,
-                         lambda mistake, index: answers.variant(calls[index], mistake), absent)
-        found[function] = named if len(named) <= MAX_NAMED else []
+        # No one mistake explains every task: a student with two mistakes (say, a horizon
+        # one ply early, and turns taken from the depth where a game gives extra turns)
+        # still hears, task by task, of the one that explains that task's runs.
+        tasks = {v.check.task_id for v in verdicts
+                 if v.check.function == function and not v.passed}
+        for task_id in tasks:
+            calls = {c.key(): c for check in plan.checks if check.task_id == task_id
+                     for c in plan.calls_of[check.id] if diagnosable(c, function)}
+            found[(function, task_id)] = named_in(list(calls.values()))
     result = []
     for verdict in verdicts:
         signature = signatures.get(verdict.check.function)
         if signature and not verdict.passed:
             verdict = replace(verdict, facts={**verdict.facts, "signature": signature})
-        mistakes = found.get(verdict.check.function)
+        mistakes = found.get(verdict.check.function) \
+            or found.get((verdict.check.function, verdict.check.task_id))
         if mistakes and not verdict.passed and verdict.reason != "item.error" \
                 and not verdict.reason.startswith("call."):
             verdict = replace(verdict, facts={**verdict.facts, "diagnosis": mistakes})

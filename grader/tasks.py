@@ -225,7 +225,8 @@ def load_course(path: Path | str) -> Course:
     problems += leaderboard_problems(leaderboard, tasks)
     if problems:
         raise TaskFileError(sorted(problems, key=lambda p: (p.file, p.line)))
-    return Course(title=" · ".join(t for t in titles if t) or path.stem,
+    # sheets of one course may repeat its title: each title once
+    return Course(title=" · ".join(dict.fromkeys(t for t in titles if t)) or path.stem,
                   language=languages[0] if languages else "en",
                   files=tuple(str(f) for f in files), tasks=tuple(tasks),
                   packages=tuple(packages), leaderboard=tuple(leaderboard))

@@ -177,3 +177,25 @@ def test_a_visit_sequence_equal_to_the_reference_is_judged_as_walking_it_would()
     first, equal_but_another = ["A"], ["A"]
     assert cache(first) == cache(first) == 1
     assert cache(equal_but_another) == 2   # keyed by identity: another answer is its own
+
+
+def test_a_search_that_evaluates_only_above_the_horizon_is_told_so(course, prepared):
+    _, answers = prepared
+    task = course.task("tree-depth2")
+    answer = answers[search_call(task, "alphabeta")][0]
+    above = [node for node, (parent, _) in answer["siblings"].items()
+             if parent == answer["root"] and node not in answer["horizon"]
+             and node not in answer["terminals"]]
+    assert above
+    log = {"visits": [answer["root"], *above], "utility_calls": [], "evaluate_calls": above,
+           "foreign_states": 0}
+    obs = Observation("ok", (ItemOutcome("ok", [3, "D"], log),))
+    for kind in ("horizon", "visited"):
+        verdict = judge(course, prepared, "tree-depth2", "alphabeta", kind, obs)
+        assert (verdict.passed, verdict.reason) == (False, "search.above-horizon"), kind
+        assert verdict.facts["nodes"] == above
+    # evaluating nothing at all is still "no search"
+    log = {**log, "evaluate_calls": []}
+    verdict = judge(course, prepared, "tree-depth2", "alphabeta", "horizon",
+                    Observation("ok", (ItemOutcome("ok", [3, "D"], log),)))
+    assert verdict.reason == "search.none"

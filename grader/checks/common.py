@@ -207,6 +207,11 @@ def search_failure(check, observation, answer: dict, need_search: bool = True, i
     if problem:
         return failed(check, "result.shape", **problem)
     if need_search and not searched(item.log or {}, answer):
+        early = [node for node in (item.log or {}).get("evaluate_calls", ())
+                 if node in answer.get("values", {}) and node not in answer.get("horizon", ())]
+        if early:
+            # it searched, but stopped above the horizon: say where, not "nothing searched"
+            return failed(check, "search.above-horizon", nodes=list(dict.fromkeys(early)))
         return failed(check, "search.none", root=answer.get("root"))
     return None
 

@@ -101,7 +101,7 @@ def picture_view(facts: dict) -> dict | None:
 MODULE_FAILURES = ("call.missing-module", "call.missing-function", "call.import-error",
                    "call.import-timeout")
 # Failures that concern one run of a function: said once per task and function.
-RUN_FAILURES = ("result.shape", "search.none", "item.error", "call.timeout", "call.crashed",
+RUN_FAILURES = ("result.shape", "search.none", "search.above-horizon", "item.error", "call.timeout", "call.crashed",
                 "call.budget", "call.protocol", "call.withheld", "call.after-timeout")
 
 

@@ -1,0 +1,72 @@
+"""The second bundled course (courses/vorlesung/): one sheet per topic of the lecture beyond
+the exercise sheet, graded for real with the sandbox.  A correct student gets full marks;
+each faulty one loses points where its mistake shows, and the mistake is named in that task,
+even where the student has a second mistake that explains the other tasks."""
+
+import json
+import re
+
+import pytest
+
+from grader.tasks import load_course
+
+from conftest import ROOT
+
+COURSE = ROOT / "courses" / "vorlesung"
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    from grader.cli import main
+    out = tmp_path_factory.mktemp("vorlesung-reports")
+    assert main(["grade", "--tasks", str(COURSE / "tasks"), "--submissions",
+                 str(COURSE / "submissions"), "--out", str(out), "--jobs", "2"]) == 0
+    results = {folder.name: json.loads((folder / "results.json").read_text())
+               for folder in out.iterdir() if folder.is_dir()}
+    return out, results
+
+
+def sections(feedback: str) -> dict[str, str]:
+    """The feedback page's text per task id."""
+    parts = re.split(r"^## .*\(`([^`]+)`\).*$", feedback, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def test_the_course_sets_each_topic_of_the_lecture():
+    course = load_course(COURSE / "tasks")
+    games = {(task.game, task.depth is not None, task.heuristic) for task in course.tasks}
+    assert ("tictactoe", True, "tictactoe-lines") in games      # the sheet's evaluation
+    assert ("connect4", True, None) in games                    # depth-limited Connect Four
+    assert any(task.game == "kalah" for task in course.tasks)
+    assert any(task.reference_of(f) == "maxn" for task in course.tasks for f in task.functions)
+    assert course.title == "Vorlesung: Spielbaumsuche über Alpha-Beta hinaus"
+
+
+def test_the_correct_student_gets_full_marks(graded):
+    _, results = graded
+    result = results["korrekt"]
+    assert [t["name"] for t in result["tests"] if t["score"] != t["max_score"]] == []
+    assert result["score"] == sum(t["max_score"] for t in result["tests"])
+
+
+@pytest.mark.parametrize("student, task_id, named", [
+    ("abwechselnd", "v-kalah-3x2", "streng abwechselnd maximiert und minimiert"),
+    ("zwei-spieler", "v-drei-spieler", "wie Zwei-Personen-Minimax auf der Komponente"),
+    ("horizont-zu-frueh", "v-c4-tiefe3", "schon einen Halbzug vor dem Horizont bewertet"),
+    # its second mistake: it takes turns by depth, which Kalah's extra turns expose
+    ("horizont-zu-frueh", "v-kalah-3x2", "streng abwechselnd maximiert und minimiert"),
+])
+def test_each_faulty_student_hears_its_mistake_in_the_task_it_shows_in(graded, student,
+                                                                       task_id, named):
+    out, results = graded
+    lost = {t["name"] for t in results[student]["tests"] if t["score"] < t["max_score"]}
+    assert lost
+    text = sections((out / student / "feedback.md").read_text())
+    assert named in text[task_id]
+
+
+def test_a_search_that_stops_above_the_horizon_is_told_where(graded):
+    out, _ = graded
+    text = sections((out / "horizont-zu-frueh" / "feedback.md").read_text())
+    assert "Deine Suche bewertet nur Knoten über dem Horizont (1, 2, 3, 5, 6, 7)" \
+        in text["v-ttt-tiefe2"]
