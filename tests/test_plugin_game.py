@@ -96,3 +96,27 @@ def test_a_kit_carries_the_game_and_checks_without_the_reference(tmp_path):
                           capture_output=True, text=True, cwd=tmp_path, timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr
     assert results(tmp_path / "out", "student")["score"] == 12
+
+
+def test_visit_tables_show_the_positions_as_the_course_s_show_prints_them(tmp_path):
+    assert main(["check", str(ROOT / "submissions" / "strikter-schnitt"), "--tasks",
+                 str(COURSE / "tasks"), "--out", str(tmp_path), "--lang", "en"]) == 1
+    markdown = (tmp_path / "strikter-schnitt" / "feedback.md").read_text()
+    html = (tmp_path / "strikter-schnitt" / "feedback.html").read_text()
+    # nodes of race-to-6's table as show() prints them, the first difference in bold
+    assert "| **`1-2`: `3 of 6, A to move`** | **`1-1-2-2`: `6 of 6, A to move`** |" in markdown
+    assert "Each node shows its position as the course's game race prints it; the task's " \
+        "position is 0 of 6, A to move, and A is to move there." in markdown
+    assert "For example, 1-1-2 means: A plays 1, then B plays 1, then A plays 2." in markdown
+    assert "<code>1-2</code><span class=\"pile\">3 of 6, A to move</span>" in html
+
+
+def test_a_game_without_show_keeps_the_node_names_alone():
+    from grader.report.positions import table_positions
+    spec = json.loads(load_course(COURSE / "tasks").tasks[0].game_spec)
+    rows = [{"expected": "1", "observed": "2"}]
+    assert table_positions(spec, rows)["game"] == "plugin"
+    assert rows[0]["expected_position"]["text"] == "1 of 6, B to move"
+    without = {**spec, "methods": ["evaluate"]}
+    rows = [{"expected": "1", "observed": "2"}]
+    assert table_positions(without, rows) is None and "expected_position" not in rows[0]

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from ..games import make_rules
 
-SHOWN_GAMES = ("tictactoe", "nim", "kalah", "connect4")
+SHOWN_GAMES = ("tictactoe", "nim", "kalah", "connect4", "plugin")
+MAX_SHOWN_TEXT = 80       # characters of a course game's show(state) kept in a table cell
 MAX_EXAMPLE_STEPS = 3     # moves spelled out in the legend's example path
 MAX_DRAWN_STICKS = 40     # larger piles are given as a number only
 
@@ -62,6 +63,8 @@ class PathReplay:
 
 def game_of(spec) -> str | None:
     kind = spec.get("kind") if isinstance(spec, dict) else None
+    if kind == "plugin" and "show" not in spec.get("methods", ()):
+        return None       # a course's own game without show(state): names only
     return kind if kind in SHOWN_GAMES else None
 
 
@@ -77,7 +80,7 @@ def table_positions(spec, rows: list[dict]) -> dict | None:
     except (KeyError, TypeError, ValueError):
         return None
     describe = {"tictactoe": _board, "nim": _pile, "kalah": _kalah,
-                "connect4": _connect4_board}[game]
+                "connect4": _connect4_board, "plugin": _shown}[game]
     for row in rows:
         for side in ("expected", "observed"):
             found = replay.state_of(row[side])
@@ -103,6 +106,22 @@ def _connect4_board(rules, state: str, steps: list) -> dict:
                        "last": number == last_row and column == last}
                       for column, mark in enumerate(row)] for number, row in enumerate(rows)],
             "rows": rows,
+            "to_move": None if rules.is_terminal(state) else rules.to_move(state)}
+
+
+def _shown(rules, state, steps: list) -> dict | None:
+    """A course's own game: its ``show(state)``, one line, cut to ``MAX_SHOWN_TEXT``
+    characters (None where the module has no show or it fails: the node keeps its name)."""
+    show = getattr(rules.rules, "show", None)
+    if not callable(show):
+        return None
+    try:
+        text = " ".join(str(show(state)).split())
+    except Exception:       # the course's module, not the grader: the name alone will do
+        return None
+    if len(text) > MAX_SHOWN_TEXT:
+        text = text[:MAX_SHOWN_TEXT - 1] + "…"
+    return {"text": text,
             "to_move": None if rules.is_terminal(state) else rules.to_move(state)}
 
 
@@ -182,6 +201,9 @@ def _legend(game: str, spec: dict, replay: PathReplay, rows: list[dict]) -> dict
         rules = replay.rules
         legend.update(columns=list(range(rules.columns)), rows=rules.rows,
                       connect=rules.connect)
+    elif game == "plugin":
+        shown = _shown(replay.rules, replay.root, [])
+        legend.update(name=spec.get("name"), position=shown["text"] if shown else None)
     else:
         legend.update(sticks=replay.rules.sticks, max_take=replay.rules.max_take,
                       last_loses=replay.rules.last_loses)
