@@ -365,9 +365,18 @@ def _shard(text: str):
 
 
 def main(argv=None) -> int:
+    from .tasks import TaskFileError
     args = build_parser().parse_args(argv)
     try:
         return _command(args)
+    except TaskFileError as error:
+        # found only once answers are computed: a task whose reference search never ends
+        err = _console(stderr=True)
+        for problem in error.problems:
+            err.print(str(problem), markup=False, highlight=False)
+        err.print(f"{len(error.problems)} problem(s) in the task files; nothing was graded.",
+                  markup=False)
+        return EXIT_BAD_INPUT
     except ModuleNotFoundError as error:
         if error.name != "reference":
             raise

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import checks as check_kinds
-from .answers import AnswerBook
+from .answers import AnswerBook, ReferenceTooLarge
 from .calls import Observation
 from .checks import Verdict
 from .mistakes import attach_diagnoses
 from .run import SubmissionRun
 from .sandbox.isolation import best_level
+from .tasks import TaskFileError
+from .yamlsrc import Problem
 
 
 @dataclass(frozen=True)
@@ -68,9 +70,23 @@ def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
     plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
     answers = answers if answers is not None else AnswerBook()
     for call in plan.calls:
-        answers[call]
+        try:
+            answers[call]
+        except ReferenceTooLarge as error:
+            answers.save()      # what was computed stays computed
+            raise TaskFileError([too_large(plan, call, error)]) from None
     answers.save()
     return plan, answers
+
+
+def too_large(plan: Plan, call, error) -> Problem:
+    """The problem of a task whose reference search does not finish within its limit, at the
+    task's line in its file (the first check that needs ``call``)."""
+    check = next(check for check in plan.checks if call in plan.calls_of[check.id])
+    return Problem(check.file, check.line,
+                   f"{check.task_id}: {error}, and would take too long to finish; give the "
+                   "task a depth: (plies, with a heuristic at the horizon) or a position "
+                   "nearer the end of the game")
 
 
 @dataclass

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from .answers import adapt, reference_depth, search_options
+from .answers import BoundedGame, adapt, reference_depth, search_options
 from .checks.common import read_search_result, same_number
-from .games import RecordingGame, make_rules
+from .games import make_rules
 from .source_evidence import ruled_out
 
 # Some mistakes behave identically on every tree (never raising alpha, not passing the window
@@ -38,15 +38,8 @@ VARIANT_VISIT_LIMIT = 200_000
 class VariantTooLong(Exception):
     """A variant visited more than ``VARIANT_VISIT_LIMIT`` nodes."""
 
-
-class _BoundedGame(RecordingGame):
-    """The recording game of a variant run, stopped after ``VARIANT_VISIT_LIMIT`` visits."""
-
-    def _visit(self, state):
-        name = super()._visit(state)
-        if len(self._log.visits) > VARIANT_VISIT_LIMIT:
-            raise VariantTooLong(f"more than {VARIANT_VISIT_LIMIT} nodes")
-        return name
+    def __init__(self, limit: int):
+        super().__init__(f"more than {limit} nodes")
 
 
 def variant_answers(call, mistake: str) -> list[dict]:
@@ -56,7 +49,7 @@ def variant_answers(call, mistake: str) -> list[dict]:
     function = call.reference
     answers = []
     for spec in call.inputs():
-        game = _BoundedGame(make_rules(spec))
+        game = BoundedGame(make_rules(spec), VARIANT_VISIT_LIMIT, VariantTooLong)
         root = game.root()
         try:
             value, action = run(mistake, function, game, root, reference_depth(call, spec),

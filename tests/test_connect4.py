@@ -329,3 +329,33 @@ def test_a_catalogue_variant_that_searches_the_whole_game_is_given_up(connect4_c
     call = search_call(connect4_course.task("c4-depth4"), "alphabeta")
     assert variant_answers(call, "depth-ignored") == [{"error": "VariantTooLong"}]
     assert VARIANT_VISIT_LIMIT >= 50 * 2786, "far more than the course's searches visit"
+
+
+def test_a_whole_game_search_of_a_big_board_is_refused_with_file_and_line(tmp_path,
+                                                                          monkeypatch, capsys):
+    """Connect Four on 7x6 to the end never finishes: the reference stops at its visit limit
+    (lowered here, so the test is quick) and the task is refused at its line, exit 2."""
+    import grader.answers
+    from grader.cli import main
+    monkeypatch.setattr(grader.answers, "REFERENCE_VISIT_LIMIT", 5_000)
+    monkeypatch.setenv("GRADER_NO_CACHE", "1")
+    (tmp_path / "whole.yaml").write_text(
+        "course: {title: t, language: en}\n"
+        "tasks:\n"
+        "  - id: c4-whole-game\n"
+        "    game: connect4\n"
+        "    functions: [minimax]\n"
+        "    checks:\n"
+        "      - {kind: value, points: 1}\n")
+    assert main(["validate", str(tmp_path / "whole.yaml")]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert (f"{tmp_path / 'whole.yaml'}:7: c4-whole-game: the reference search visited more "
+            "than 5,000 nodes, and would take too long to finish; give the task a depth:") in said
+    assert main(["grade", "--tasks", str(tmp_path / "whole.yaml"), "--submissions",
+                 str(ROOT / "submissions"), "--out", str(tmp_path / "out")]) == 2
+    assert not (tmp_path / "out" / "gradebook.csv").exists()
+
+
+def test_the_reference_limit_is_far_above_the_largest_bundled_search():
+    from grader.answers import REFERENCE_VISIT_LIMIT
+    assert REFERENCE_VISIT_LIMIT >= 549_946, "tic-tac-toe from the empty board fits"
