@@ -30,7 +30,7 @@ from .report.writers import write_atomically, write_batch, write_files, write_st
 from .sandbox import launcher
 from .sandbox.isolation import alive, remove_stale_cgroups
 from .shards import Shard
-from .submissions import Submission, find, tasks_hash
+from .submissions import Submission, find, passed_over, tasks_hash
 from .worker import (STATE_FILE, TEMP_PREFIX, Context, Outcome, WorkerDied, WorkerPool,
                      internal_error_result, report_files, state_json)
 
@@ -175,7 +175,8 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                           "python": sys.version.split()[0],
                           "interrupted": interrupted, "total": len(submissions),
                           "tasks": context.course_hash,
-                          "shard": shard.record(listed, submissions) if shard else None},
+                          "shard": shard.record(listed, submissions) if shard else None,
+                          "passed_over": passed_over(root)},
                          roster)
     return BatchOutcome(results, interrupted, errors)
 

@@ -598,7 +598,12 @@ def _grade(args) -> int:
         return EXIT_BAD_INPUT
     listed = find(root)
     if not listed:
-        err.print(f"{root}: holds no submission folders or archives", markup=False)
+        from .submissions import passed_over
+        skipped = passed_over(root)
+        hint = (f" (only {', '.join(skipped)}, whose names start with . or _ and are taken for "
+                "hidden or tool folders)" if skipped else "")
+        err.print(f"{root}: holds no submission folders or archives{terminal_text(hint)}",
+                  markup=False)
         return EXIT_BAD_INPUT
     count = len(args.shard.select(listed)) if args.shard else len(listed)
     out = Path(args.out)
@@ -653,6 +658,12 @@ def _grade(args) -> int:
         outcome.export_errors += _write_lms(args, results, catalogue, out, err)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
+    from .submissions import passed_over
+    skipped = passed_over(root)
+    if skipped:
+        err.print(f"Not graded (names starting with . or _ are taken for hidden or tool "
+                  f"folders; rename a student's to grade it): "
+                  f"{terminal_text(', '.join(skipped))}", markup=False, highlight=False)
     if outcome.interrupted:
         err.print(f"Interrupted: {len(results)} of {count} submission(s) graded and written; "
                   f"finish with the same command and --resume. Reports: {out}/summary.html",

@@ -169,6 +169,36 @@ def archive_stem(path: Path) -> str | None:
 
 # -- finding ---------------------------------------------------------------------------------
 
+# Entries of a batch folder that tools, not students, put there: never graded, never listed.
+TOOL_ENTRIES = TOOLING_FOLDERS | frozenset({"__MACOSX", "__pycache__", ".DS_Store", ".venv",
+                                            ".idea", ".vscode", ".ipynb_checkpoints",
+                                            ".Trash", ".Trashes", ".cache"})
+
+
+def passed_over(root: Path) -> list[str]:
+    """The entries of ``root`` that ``find`` leaves out although they could be submissions:
+    folders and archives whose names start with ``.`` or ``_`` (hidden or tool folders by
+    convention), other than the tools' own (``TOOL_ENTRIES``, virtual environments).  Their
+    display names, sorted, for the "needs a person" list: a student called ``_anna`` would
+    otherwise be missing from the gradebook without a word."""
+    found = []
+    for entry in Path(root).iterdir():
+        name = entry.name
+        if not name.startswith((".", "_")) or name in TOOL_ENTRIES:
+            continue
+        try:
+            mode = os.lstat(entry).st_mode
+        except OSError:
+            continue
+        if stat.S_ISDIR(mode):
+            if os.path.isfile(os.path.join(entry, "pyvenv.cfg")):
+                continue
+        elif not (stat.S_ISREG(mode) and archive_stem(entry)):
+            continue
+        found.append((_raw(name), display_name(name)))
+    return [shown for _, shown in sorted(found)]
+
+
 def find(root: Path) -> list[Submission]:
     """Every submission in ``root``, in a fixed order, each with a unique safe id.
 

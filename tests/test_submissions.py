@@ -161,6 +161,34 @@ def test_finding_opens_and_unpacks_nothing(root, monkeypatch):
     assert [(s.display, s.kind) for s in found] == [("anna.zip", "archive"), ("ben", "folder")]
 
 
+def test_what_finding_passes_over_is_listed_unless_tools_put_it_there(root):
+    from grader.submissions import passed_over
+    for name in ("_private", ".hidden", ".git", "__MACOSX", "__pycache__", ".idea", "ben"):
+        (root / name).mkdir()
+    make_zip(root / "_anna.zip", korrekt_files())
+    (root / "_notes.txt").write_text("not an archive")
+    (root / ".DS_Store").write_text("finder")
+    (root / "_env").mkdir()
+    (root / "_env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    assert passed_over(root) == [".hidden", "_anna.zip", "_private"]
+    assert [s.display for s in find(root)] == ["ben"]
+
+
+def test_the_summary_and_the_terminal_say_what_was_not_graded(root, tmp_path, capsys):
+    from grader.cli import main
+    shutil.copytree(KORREKT, root / "anna")
+    shutil.copytree(KORREKT, root / "_ben")
+    out = tmp_path / "reports"
+    assert main(["grade", "--tasks", str(ROOT / "tasks"), "--submissions", str(root),
+                 "--out", str(out), "--lang", "en"]) == 0
+    said = " ".join(capsys.readouterr().err.split())
+    assert "Not graded (names starting with . or _ are taken for hidden or tool folders; " \
+        "rename a student's to grade it): _ben" in said
+    summary = " ".join((out / "summary.html").read_text().split())
+    assert "Not graded: _ben. Folders and archives whose names start with" in summary
+    assert not (out / "_ben").exists()
+
+
 # -- links, hard links, special files ---------------------------------------------------------
 
 def test_links_inside_a_folder_are_neither_followed_nor_hashed(root, tmp_path):
