@@ -62,14 +62,19 @@ def grade(course, prepared, child_script):
     return run
 
 
-@pytest.fixture(scope="session")
-def graded_examples(tmp_path_factory):
-    """``grader grade`` on the bundled example students, once for the whole session."""
+def grade_course(tasks: Path, submissions: Path, out: Path) -> tuple[Path, dict]:
+    """``grader grade`` of a course's example students with the real sandbox: the reports
+    folder and each student's results.json."""
     from grader.cli import main
-    out = tmp_path_factory.mktemp("reports")
-    status = main(["grade", "--tasks", str(ROOT / "tasks"), "--submissions",
-                   str(ROOT / "submissions"), "--out", str(out), "--jobs", "2"])
+    status = main(["grade", "--tasks", str(tasks), "--submissions", str(submissions),
+                   "--out", str(out), "--jobs", "2"])
     assert status == 0
     results = {folder.name: json.loads((folder / "results.json").read_text())
                for folder in out.iterdir() if folder.is_dir()}
     return out, results
+
+
+@pytest.fixture(scope="session")
+def graded_examples(tmp_path_factory):
+    """``grader grade`` on the bundled example students, once for the whole session."""
+    return grade_course(ROOT / "tasks", ROOT / "submissions", tmp_path_factory.mktemp("reports"))

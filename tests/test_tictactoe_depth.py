@@ -18,7 +18,7 @@ from grader.heuristics import TableTooLarge, heuristic_table
 from grader.tasks import TaskFileError, load_course
 from reference.evaluation import tictactoe_lines
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, grade_course
 
 COURSE = ROOT / "courses" / "tictactoe-depth"
 BAD = DATA / "tictactoe-depth"
@@ -32,13 +32,8 @@ def depth_course():
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """``grader grade`` on the course's example students, with the real sandbox."""
-    from grader.cli import main
-    out = tmp_path_factory.mktemp("ttt-depth-reports")
-    assert main(["grade", "--tasks", str(COURSE / "tasks"), "--submissions",
-                 str(COURSE / "submissions"), "--out", str(out), "--jobs", "2"]) == 0
-    results = {folder.name: json.loads((folder / "results.json").read_text())
-               for folder in out.iterdir() if folder.is_dir()}
-    return out, results
+    return grade_course(COURSE / "tasks", COURSE / "submissions",
+                        tmp_path_factory.mktemp("ttt-depth-reports"))
 
 
 def failed(results):

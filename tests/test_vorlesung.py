@@ -3,27 +3,21 @@ the exercise sheet, graded for real with the sandbox.  A correct student gets fu
 each faulty one loses points where its mistake shows, and the mistake is named in that task,
 even where the student has a second mistake that explains the other tasks."""
 
-import json
 import re
 
 import pytest
 
 from grader.tasks import load_course
 
-from conftest import ROOT
+from conftest import ROOT, grade_course
 
 COURSE = ROOT / "courses" / "vorlesung"
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    from grader.cli import main
-    out = tmp_path_factory.mktemp("vorlesung-reports")
-    assert main(["grade", "--tasks", str(COURSE / "tasks"), "--submissions",
-                 str(COURSE / "submissions"), "--out", str(out), "--jobs", "2"]) == 0
-    results = {folder.name: json.loads((folder / "results.json").read_text())
-               for folder in out.iterdir() if folder.is_dir()}
-    return out, results
+    return grade_course(COURSE / "tasks", COURSE / "submissions",
+                        tmp_path_factory.mktemp("vorlesung-reports"))
 
 
 def sections(feedback: str) -> dict[str, str]:
