@@ -4,10 +4,14 @@ and reused for every student.
 For a search call, per input: the root ``value`` (the root player's view), the first optimal
 ``action``, every root action with its exact value (``action_values``) and the ``optimal_actions``
 among them, the nodes visited in order (``visits``) and where ``utility`` and ``evaluate`` were
-asked.  For a plain call (e.g. an evaluation function): the ``value`` returned.
+asked.  For a plain call (e.g. an evaluation function): the ``value`` returned.  For a
+move ordering (``ordering`` convention): the model ordering's reply per position, see
+``reference.techniques.ordering_answers``.
 """
 
 from __future__ import annotations
+
+import inspect
 
 from .calls import Call
 from .checks.common import same_number
@@ -21,6 +25,10 @@ def answer_call(call: Call) -> list[dict]:
     if call.convention == "plain":
         evaluation = EVALUATIONS[call.reference]
         return [{"value": evaluation(*item)} for item in call.inputs()]
+    if call.convention == "ordering":   # a move ordering, on the positions of a task's tree
+        from reference.techniques import ordering_answers
+        return ordering_answers(call.inputs(), call.args[0] if call.args else None,
+                                call.prune_on_equality, call.reference)
     return [answer_search(call.reference, spec, reference_depth(call, spec),
                           call.prune_on_equality, call.convention) for spec in call.inputs()]
 
@@ -98,12 +106,12 @@ def answer_maxn(spec: dict, depth) -> dict:
 
 def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
                   convention: str = "game") -> dict:
-    from reference.search import SEARCHES, action_values, alphabeta
+    from reference.search import SEARCHES, action_values
     if reference == "maxn":
         return answer_maxn(spec, depth)
     search = SEARCHES[reference]
     game, root = make_game(spec)
-    if search is alphabeta:
+    if "prune_on_equality" in inspect.signature(search).parameters:   # the pruning searches
         value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
     else:
         value, action = search(game, root, depth)
