@@ -317,3 +317,23 @@ def test_the_kit_leaves_the_ordering_checks_to_the_hand_in(tmp_path):
     assert any(Catalogue("de").lookup("mistake.killer-global") in test["output"]
                for test in results["tests"])
     assert "2 verborgene Tests laufen nur bei der Bewertung" in run.stdout + run.stderr
+
+
+def test_killer_visits_are_compared_as_a_sequence_never_by_sibling_order(tmp_path):
+    lines = ["tasks:", "  - id: killer", "    game: kalah", "    pits: 3", "    stones: 3",
+             "    depth: 4", "    functions: [alphabeta_killer]", "    module: killer",
+             "    checks:", "      - {kind: visited, points: 1}"]
+    (tmp_path / "t.yaml").write_text("\n".join(lines) + "\n")
+    check = load_course(tmp_path / "t.yaml").tasks[0].checks[0]
+    assert check.option("order") == "sequence"
+    (tmp_path / "t.yaml").write_text("\n".join(lines[:-1])
+                                     + "\n      - {kind: visited, points: 1, order: siblings}\n")
+    with pytest.raises(TaskFileError, match="t.yaml:10: order: siblings cannot judge"):
+        load_course(tmp_path / "t.yaml")
+
+
+def test_the_answer_cache_key_covers_the_techniques_and_the_ordering_convention():
+    from grader.answer_cache import answer_sources
+    names = {path.relative_to(ROOT).as_posix() for path in answer_sources()}
+    assert {"reference/techniques.py", "grader/conventions/ordering.py",
+            "grader/checks/ordering.py"} <= names
