@@ -20,15 +20,12 @@ are defined; the task files and the README quote them.
   call.  Values are from the root player's view, as ``reference.search.alphabeta``.
 
 ``alphabeta_ordered`` is the reference alpha-beta with the orders a student's ``order``
-returned (the ``ordering`` check judges a student's ordering by what it does to alpha-beta);
-``ordering_answers`` the reference answers of an ``ordering`` call.  Never imported by code
-that runs next to student code.
+returned (the ``ordering`` check judges a student's ordering by what it does to alpha-beta;
+``grader.answers.search_with_orders``).  Never imported by code that runs next to student
+code.
 """
 
 from math import inf
-
-from grader.conventions.ordering import position
-from grader.games import make_game
 
 
 def _less(remaining):
@@ -124,38 +121,4 @@ def alphabeta_ordered(game, state, depth=None, orders=None, prune_on_equality=Tr
     return value_of(state, -inf, inf, depth)
 
 
-def search_with_orders(spec, depth, orders, prune_on_equality):
-    """``{"value", "action", "count", "visits"}`` of ``alphabeta_ordered`` on a game spec."""
-    game, root = make_game(spec)
-    value, action = alphabeta_ordered(game, root, depth, orders, prune_on_equality)
-    visits = game.visit_log()["visits"]
-    return {"value": value, "action": action, "count": len(visits), "visits": visits}
-
-
 MOVE_ORDERINGS = {"order": order}
-
-
-def ordering_answers(items, depth, prune_on_equality, reference="order"):
-    """The answers of an ``ordering`` call: per position (item) the node's name, its actions
-    in the game's order and the model ordering's reply (``returned``); the root's answer
-    (the first item) also holds the task's search with the game's own order (``plain``) and
-    with the model ordering (``model``), and what the check needs to search again with a
-    student's orders (``spec``, ``depth``, ``prune_on_equality``)."""
-    ordering = MOVE_ORDERINGS[reference]
-    answers, model_orders = [], {}
-    for item in items:
-        game, state, actions = position(item)
-        name = game.node_of(state)
-        returned = list(ordering(game, state, list(actions)))
-        model_orders[name] = returned
-        answers.append({"node": name, "moves": list(item["moves"]), "actions": list(actions),
-                        "returned": returned})
-    if answers:
-        spec = items[0]["game"]
-        plain = search_with_orders(spec, depth, {}, prune_on_equality)
-        model = search_with_orders(spec, depth, model_orders, prune_on_equality)
-        answers[0]["search"] = {
-            "spec": spec, "depth": depth, "prune_on_equality": prune_on_equality,
-            "plain": {key: plain[key] for key in ("value", "action", "count")},
-            "model": {key: model[key] for key in ("value", "action", "count")}}
-    return answers

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from grader.answers import AnswerBook, answer_search, tree_facts
+from grader.answers import AnswerBook, answer_search, search_with_orders, tree_facts
 from grader.batch import budget_of, prepare
 from grader.calls import ItemOutcome, Observation
 from grader.checks import KINDS
@@ -21,8 +21,8 @@ from grader.mistakes import behaves_alike
 from grader.report.messages import Catalogue
 from grader.report.writers import render_student
 from grader.tasks import TaskFileError, load_course
-from reference.search import alphabeta, minimax
-from reference.techniques import alphabeta_killer, order, search_with_orders
+from reference.search import minimax
+from reference.techniques import alphabeta_killer, order
 
 from conftest import DATA, ROOT
 
@@ -337,3 +337,13 @@ def test_the_answer_cache_key_covers_the_techniques_and_the_ordering_convention(
     names = {path.relative_to(ROOT).as_posix() for path in answer_sources()}
     assert {"reference/techniques.py", "grader/conventions/ordering.py",
             "grader/checks/ordering.py"} <= names
+
+
+def test_solve_shows_the_model_orderings_count_next_to_the_games_own(capsys):
+    from grader.cli import main
+    assert main(["solve", str(COURSE), "--json"]) == 0
+    rows = {(row["task"], row["function"]): row for row in json.loads(capsys.readouterr().out)}
+    ordering = rows[("kalah-sortierung", "order")]
+    assert (ordering["visited"], ordering["plain_visited"]) == (70, 210)
+    killer = rows[("kalah-killer", "alphabeta_killer")]
+    assert (killer["value"], killer["move"], killer["visited"]) == (2, 0, 184)

@@ -16,14 +16,14 @@ more is refused when the task file is read: lower its depth).  The check passes 
    feedback reports too, so that reversing the actions or sorting them blindly does not
    pass).
 
-The alpha-beta of step 2 is the model solution's (``reference.techniques``), run on the
-student's replies: this check's judge needs the reference, so a self-check kit leaves it out
+The alpha-beta of step 2 is the model solution's (``reference.techniques``, through
+``grader.answers.search_with_orders``), run on the student's replies: this check's judge needs the reference, so a self-check kit leaves it out
 and counts it with the checks run only at hand-in (``JUDGED_WITH_REFERENCE``).
 """
 
+import json
 from collections import Counter
 from functools import lru_cache
-import json
 
 from ..calls import Call, canonical
 from ..games import make_rules
@@ -138,7 +138,7 @@ def judge(check, observations, answers):
                       actions=position["actions"], positions=len(answer), bad=len(bad),
                       **problem)
     search = answer[0]["search"]
-    from reference.techniques import search_with_orders
+    from ..answers import search_with_orders      # needs the reference: not in a kit
     mine = search_with_orders(search["spec"], search["depth"], orders,
                               search["prune_on_equality"])
     plain, model = search["plain"], search["model"]
