@@ -112,8 +112,7 @@ def permutation_problem(returned, actions: list):
         return None
     return {"problem": "not-permutation", "observed": describe(returned),
             "missing": [a for a in actions if json.dumps(a, sort_keys=True) not in counts],
-            "repeated": sorted({json.loads(k) for k, n in counts.items()
-                                if n > 1 and k in wanted}, key=str),
+            "repeated": [json.loads(k) for k, n in counts.items() if n > 1 and k in wanted],
             "foreign": [json.loads(k) for k in counts if k not in wanted]}
 
 
@@ -126,7 +125,7 @@ def judge(check, observations, answers):
     for index, (item, position) in enumerate(zip(observation.items, answer)):
         if item.status != "ok":
             verdict = run_failure(check, observation, index)
-            return failed(check, verdict.reason, **verdict.facts, node=position["node"])
+            return failed(check, verdict.reason, **{**verdict.facts, "node": position["node"]})
         problem = permutation_problem(item.returned, position["actions"])
         if problem:
             bad.append((position, problem))
