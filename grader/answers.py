@@ -4,10 +4,14 @@ and reused for every student.
 For a search call, per input: the root ``value`` (the root player's view), the first optimal
 ``action``, every root action with its exact value (``action_values``) and the ``optimal_actions``
 among them, the nodes visited in order (``visits``) and where ``utility`` and ``evaluate`` were
-asked.  For a plain call (e.g. an evaluation function): the ``value`` returned.
+asked.  For a plain call (e.g. an evaluation function): the ``value`` returned.  For a
+move ordering (``ordering`` convention): the model ordering's reply per position, see
+``ordering_answers``.
 """
 
 from __future__ import annotations
+
+import inspect
 
 from .calls import Call
 from .checks.common import same_number
@@ -58,6 +62,9 @@ def answer_call(call: Call) -> list[dict]:
     if call.convention == "plain":
         evaluation = EVALUATIONS[call.reference]
         return [{"value": evaluation(*item)} for item in call.inputs()]
+    if call.convention == "ordering":   # a move ordering, on the positions of a task's tree
+        return ordering_answers(call.inputs(), call.args[0] if call.args else None,
+                                call.prune_on_equality, call.reference)
     return [answer_search(call.reference, spec, reference_depth(call, spec),
                           call.prune_on_equality, call.convention) for spec in call.inputs()]
 
@@ -135,12 +142,12 @@ def answer_maxn(spec: dict, depth) -> dict:
 
 def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
                   convention: str = "game") -> dict:
-    from reference.search import SEARCHES, action_values, alphabeta
+    from reference.search import SEARCHES, action_values
     if reference == "maxn":
         return answer_maxn(spec, depth)
     search = SEARCHES[reference]
     game, root = make_game(spec)
-    if search is alphabeta:
+    if "prune_on_equality" in inspect.signature(search).parameters:   # the pruning searches
         value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
     else:
         value, action = search(game, root, depth)
@@ -157,6 +164,45 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
         "utility_calls": log["utility_calls"],
         "evaluate_calls": log["evaluate_calls"],
     }, convention, spec)
+
+
+def search_with_orders(spec: dict, depth, orders: dict, prune_on_equality: bool) -> dict:
+    """``{"value", "action", "count", "visits"}`` of the reference alpha-beta on a game spec,
+    trying the children of the node named ``n`` in the order ``orders[n]`` (the game's order
+    where ``orders`` has none); also what the ``ordering`` check runs on a student's orders."""
+    from reference.techniques import alphabeta_ordered
+    game, root = make_game(spec)
+    value, action = alphabeta_ordered(game, root, depth, orders, prune_on_equality)
+    visits = game.visit_log()["visits"]
+    return {"value": value, "action": action, "count": len(visits), "visits": visits}
+
+
+def ordering_answers(items: list, depth, prune_on_equality: bool, reference: str = "order"):
+    """The answers of an ``ordering`` call: per position (item) the node's name, its actions
+    in the game's order and the model ordering's reply (``returned``); the root's answer
+    (the first item) also holds the task's search with the game's own order (``plain``) and
+    with the model ordering (``model``), and what the check needs to search again with a
+    student's orders (``spec``, ``depth``, ``prune_on_equality``)."""
+    from reference.techniques import MOVE_ORDERINGS
+    from .conventions.ordering import position
+    ordering = MOVE_ORDERINGS[reference]
+    answers, model_orders = [], {}
+    for item in items:
+        game, state, actions = position(item)
+        name = game.node_of(state)
+        returned = list(ordering(game, state, list(actions)))
+        model_orders[name] = returned
+        answers.append({"node": name, "moves": list(item["moves"]), "actions": list(actions),
+                        "returned": returned})
+    if answers:
+        spec = items[0]["game"]
+        plain = search_with_orders(spec, depth, {}, prune_on_equality)
+        model = search_with_orders(spec, depth, model_orders, prune_on_equality)
+        answers[0]["search"] = {
+            "spec": spec, "depth": depth, "prune_on_equality": prune_on_equality,
+            "plain": {key: plain[key] for key in ("value", "action", "count")},
+            "model": {key: model[key] for key in ("value", "action", "count")}}
+    return answers
 
 
 def tree_facts(spec: dict, depth, chance: bool = False) -> dict:

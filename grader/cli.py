@@ -1008,11 +1008,27 @@ def solutions(course, answers) -> list[dict]:
                                      "move": None, "visited": None,
                                      "board": check.option("board"),
                                      "player": check.option("player")})
+            rows += ordering_solutions(task, function, answers)
             for check in task.checks:
                 if check.kind == "random-trees" and check.function == function:
                     rows.append({"task": task.id, "function": function, "value": None,
                                  "move": None, "visited": None, "check": check.id,
                                  "seed": check.option("seed"), "trees": check.option("trees")})
+    return rows
+
+
+def ordering_solutions(task, function, answers) -> list[dict]:
+    """A move ordering's rows: alpha-beta with the model ordering (value, move, nodes) and
+    the nodes in the game's own order (``plain_visited``), to choose an ``at_most`` from."""
+    from .checks import ordering
+    rows = []
+    for check in task.checks:
+        if check.kind == ordering.KIND and check.function == function:
+            search = answers[ordering.calls(task, check)[0]][0]["search"]
+            rows.append({"task": task.id, "function": function,
+                         "value": search["model"]["value"], "move": search["model"]["action"],
+                         "visited": search["model"]["count"],
+                         "plain_visited": search["plain"]["count"]})
     return rows
 
 

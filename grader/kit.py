@@ -52,11 +52,15 @@ class KitError(Exception):
 
 def visible_course(course: Course) -> tuple[Course, int]:
     """The course with only its visible checks (tasks without one left out, pins dropped, task
-    files named without the instructor's folders), and how many checks were left out."""
+    files named without the instructor's folders), and how many checks were left out (the
+    hidden ones, and those whose judge needs the model solutions: ``JUDGED_WITH_REFERENCE``)."""
+    from .checks import KINDS
     tasks, hidden = [], 0
     for task in course.tasks:
+        # a check judged with the model solutions runs only at hand-in, like a hidden one
         shown = tuple(replace(c, file=Path(c.file).name) for c in task.checks
-                      if c.visibility == "visible")
+                      if c.visibility == "visible"
+                      and not getattr(KINDS[c.kind], "JUDGED_WITH_REFERENCE", False))
         hidden += len(task.checks) - len(shown)
         if shown:
             tasks.append(replace(task, checks=shown, pins=(), file=Path(task.file).name))

@@ -8,10 +8,15 @@ differs from the reference somewhere.  The feedback then says "your search behav
 that ...", with the line of the lecture's pseudo-code that is concerned.  Both live in the
 message catalogue, in the page's language: ``mistake.<id>`` (what the mistake is) and
 ``pseudocode.<id>`` (the line; German as in the lecture, English translated).
+
+A function that is not a search (a move ordering, ``order(game, state, actions)``) is
+matched on its whole reply instead: a variant matches when it returns exactly what the
+student's function returned on every input.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -47,6 +52,8 @@ def variant_answers(call, mistake: str) -> list[dict]:
     call's convention reports it (``{"error": ...}`` where it fails or visits too much)."""
     from reference.variants import run
     function = call.reference
+    if call.convention == "ordering":
+        return reply_variant_answers(call, mistake)
     answers = []
     for spec in call.inputs():
         game = BoundedGame(make_rules(spec), VARIANT_VISIT_LIMIT, VariantTooLong)
@@ -62,9 +69,39 @@ def variant_answers(call, mistake: str) -> list[dict]:
     return answers
 
 
+def reply_variant_answers(call, mistake: str) -> list[dict]:
+    """What the variant with ``mistake`` of a function that is not a search (a move ordering)
+    replies on each input, as ``{"returned": ...}``: compared whole with a student's reply."""
+    from reference.variants import run_reply
+    from .conventions.ordering import position
+    answers = []
+    for item in call.inputs():
+        game, state, actions = position(item)
+        try:
+            answers.append({"returned": json.loads(json.dumps(
+                run_reply(mistake, call.reference, game, state, actions)))})
+        except Exception as error:
+            answers.append({"error": type(error).__name__})
+    return answers
+
+
+def same_behaviour(answer: dict, other: dict) -> bool:
+    """Whether two answers (reference's and variant's) agree on what the function returns:
+    the whole reply where it is compared whole, else value, action and visit sequence."""
+    if "error" in answer or "error" in other:
+        return False
+    if "returned" in answer:
+        return answer["returned"] == other.get("returned")
+    return (same_number(answer["value"], other["value"]) and answer["action"] == other["action"]
+            and answer["visits"] == other["visits"])
+
+
 def behaves_alike(outcome, answer: dict) -> bool:
     """Same value, action and visit sequence (a student's outcome vs. a search's answer);
-    only what the convention returns is compared."""
+    only what the convention returns is compared.  Where the answer holds the whole reply
+    (``returned``: a function that is not a search), the student's reply must equal it."""
+    if "returned" in answer and "error" not in answer:
+        return outcome.status == "ok" and outcome.returned == answer["returned"]
     if "error" in answer or outcome.status != "ok" or outcome.log is None:
         return False
     value, action, _ = read_search_result(outcome.returned)
@@ -101,9 +138,7 @@ def diagnose(mistakes, runs, variant_of, excluded=frozenset()) -> list[str]:
                 if not behaves_alike(outcome, variant):
                     alike = False
                     break
-                if not ("error" not in variant and same_number(variant["value"], ref["value"])
-                        and variant["action"] == ref["action"]
-                        and variant["visits"] == ref["visits"]):
+                if not same_behaviour(variant, ref):
                     differs += 1
             if not alike:
                 break

@@ -54,7 +54,8 @@ from .games.kalah import normalise_position as kalah_position
 from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn")
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
+                    "alphabeta_killer")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "kalah", "connect4", "none")
@@ -599,7 +600,9 @@ class _SheetReader:
     def references(self, raw, functions) -> dict:
         from reference.evaluation import EVALUATIONS
         from reference.search import SEARCHES
-        known = {**{name: "search" for name in SEARCHES}, **{name: "evaluation" for name in EVALUATIONS}}
+        from reference.techniques import MOVE_ORDERINGS
+        known = {**{name: "search" for name in SEARCHES}, **{name: "evaluation" for name in EVALUATIONS},
+                 **{name: "ordering" for name in MOVE_ORDERINGS}}
         value = raw.get("reference", {})
         result = {f: DEFAULT_REFERENCES[f] for f in functions if f in DEFAULT_REFERENCES}
         if not isinstance(value, dict):
@@ -616,7 +619,8 @@ class _SheetReader:
             else:
                 result[function] = name
         for function in functions:
-            if function not in SEARCHES and function not in result:
+            if function not in SEARCHES and function not in MOVE_ORDERINGS \
+                    and function not in result:
                 self.problem(raw.line_of("functions") if "functions" in raw else raw.line,
                              f"say which model solution {function!r} is compared with, e.g. "
                              f"reference: {{{function}: tictactoe-lines}}")

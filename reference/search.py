@@ -239,3 +239,7 @@ def _less(remaining):
 
 SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax,
             "expectimax": expectimax, "maxn": maxn}
+
+# The search techniques after alpha-beta (reference/techniques.py): searches called like these.
+from .techniques import alphabeta_killer  # noqa: E402
+SEARCHES["alphabeta_killer"] = alphabeta_killer

@@ -8,6 +8,8 @@ concerns) and does the matching.
 
 ``run(mistake, function, game, state, depth, prune_on_equality, options)`` -> ``(value,
 action)``; ``options`` are a model solution's own (max^n: ``ties``, ``alliances``).
+``run_reply(mistake, function, game, state, actions)``: the reply of a move ordering's
+variant, compared whole.
 """
 
 from math import inf
@@ -248,6 +250,70 @@ def maxn_family(game, state, depth=None, prune_on_equality=True, *, mistake=None
     return list(vector), action
 
 
+def killer_family(game, state, depth=None, prune_on_equality=True, *, mistake=None):
+    """Alpha-beta with killer moves (``reference.techniques.alphabeta_killer``: one killer per
+    ply, set by the action that causes a cut, tried first where legal), with one mistake."""
+    player = game.to_move(state)
+    killers = {}
+
+    def cut(alpha, beta):
+        return beta <= alpha if prune_on_equality else beta < alpha
+
+    def slot(ply):
+        return 0 if mistake == "killer-global" else ply   # one killer for every ply
+
+    def value(node, alpha, beta, remaining, ply):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if remaining == 0:
+            return game.evaluate(node, player), None
+        maximizing = game.to_move(node) == player
+        actions = list(game.actions(node))
+        killer = killers.get(slot(ply))
+        if mistake != "killer-ignored" and killer in actions:
+            actions.remove(killer)
+            actions.insert(0, killer)
+        best, best_action = (-inf if maximizing else inf), None
+        for action in actions:
+            v, _ = value(game.result(node, action), alpha, beta, _less(remaining), ply + 1)
+            if (maximizing and v > best) or (not maximizing and v < best):
+                best, best_action = v, action
+                if mistake == "killer-any-best":     # remembers every new best move
+                    killers[slot(ply)] = action
+            if maximizing:
+                alpha = max(alpha, best)
+            else:
+                beta = min(beta, best)
+            if cut(alpha, beta):
+                if mistake != "killer-any-best":
+                    killers[slot(ply)] = action
+                break
+        return best, best_action
+
+    return value(state, -inf, inf, depth, 0)
+
+
+def order_family(game, state, actions, *, mistake=None):
+    """The model move ordering (``reference.techniques.order``: the position after each move
+    scored from the mover's view, extra turns first among equals), with one mistake."""
+    mover = game.to_move(state)
+    if mistake == "order-wrong-player":
+        mover = next(p for p in game.players() if p != mover)
+
+    def promise(action):
+        child = game.result(state, action)
+        if game.is_terminal(child):
+            return game.utility(child, mover), False
+        return game.evaluate(child, mover), game.to_move(child) == mover
+
+    ranked = sorted(actions, key=promise, reverse=True)
+    if mistake == "order-best-only":
+        return ranked[:1]
+    if mistake == "order-duplicates":       # the best move put in front, but left in place
+        return ranked[:1] + list(actions)
+    return ranked
+
+
 MINIMAX_MISTAKES = ("swap-min-max", "init-zero", "init-finite", "no-alternation",
                     "strict-alternation", "utility-side-to-move", "last-action", "one-ply",
                     "reverse-children")
@@ -262,14 +328,19 @@ NEGAMAX_MISTAKES = ("no-negation", "sign-not-flipped", "leaf-not-signed", "init-
 EXPECTIMAX_MISTAKES = ("chance-as-min",)
 MAXN_MISTAKES = ("paranoid", "alternation", "root-component", "next-player-component",
                  "ties-last")
+KILLER_MISTAKES = ("killer-global", "killer-any-best", "killer-ignored")
+ORDER_MISTAKES = ("order-wrong-player", "order-best-only", "order-duplicates")
 MISTAKES_OF = {"minimax": MINIMAX_MISTAKES, "alphabeta": ALPHABETA_MISTAKES,
                "negamax": NEGAMAX_MISTAKES, "expectimax": EXPECTIMAX_MISTAKES,
                "maxn": MAXN_MISTAKES}
+MISTAKES_OF.update({"alphabeta_killer": KILLER_MISTAKES, "order": ORDER_MISTAKES})
 
 
 def run(mistake, function, game, state, depth=None, prune_on_equality=True, options=None):
     if mistake not in MISTAKES_OF[function]:
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
+    if function == "alphabeta_killer":
+        return killer_family(game, state, depth, prune_on_equality, mistake=mistake)
     if function == "maxn":
         return maxn_family(game, state, depth, mistake=mistake, **(options or {}))
     if function == "negamax":
@@ -278,3 +349,11 @@ def run(mistake, function, game, state, depth=None, prune_on_equality=True, opti
         return expectimax_family(game, state, depth, mistake=mistake)
     return minimax_family(game, state, depth, prune_on_equality,
                           pruning=function == "alphabeta", mistake=mistake)
+
+
+def run_reply(mistake, function, game, state, actions):
+    """The reply of a faulty variant of a function that is not a search (a move ordering:
+    ``function(game, state, actions)``), compared whole with a student's."""
+    if mistake not in MISTAKES_OF.get(function, ()):
+        raise ValueError(f"{mistake!r} is not a mistake of {function}")
+    return order_family(game, state, actions, mistake=mistake)

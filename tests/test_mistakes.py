@@ -28,6 +28,9 @@ N_PLAYER_COURSE = ROOT / "courses" / "three-player" / "tasks"
 # Negating on every ply is right wherever the players alternate: it shows only where a move
 # can give its player another turn (Kalah).
 EXTRA_TURNS = {"negate-every-ply"}
+# The search techniques after alpha-beta are graded on their own courses.
+TECHNIQUE_COURSES = {"order": ROOT / "courses" / "zugsortierung" / "tasks",
+                     "alphabeta_killer": ROOT / "courses" / "zugsortierung" / "tasks"}
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -42,7 +45,19 @@ def write_mistaken_student(folder, function, mistake):
     shutil.copy(ROOT / "reference" / "variants.py", folder / "_variants.py")
     shutil.copy(ROOT / "submissions" / "korrekt" / "evaluation.py", folder / "evaluation.py")
     mistakes = {"minimax": None, "alphabeta": None, "negamax": None, "expectimax": None,
-                "maxn": None, function: mistake}
+                "maxn": None, "alphabeta_killer": None, "order": None, function: mistake}
+    (folder / "killer.py").write_text(textwrap.dedent(f"""
+        from _variants import killer_family
+
+        def alphabeta_killer(game, state, depth):
+            return killer_family(game, state, depth, mistake={mistakes['alphabeta_killer']!r})
+    """))
+    (folder / "zugsortierung.py").write_text(textwrap.dedent(f"""
+        from _variants import order_family
+
+        def order(game, state, actions):
+            return order_family(game, state, actions, mistake={mistakes['order']!r})
+    """))
     (folder / "maxn.py").write_text(textwrap.dedent(f"""
         from _variants import maxn_family
 
@@ -88,6 +103,8 @@ def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grad
     graded_on = course  # the bundled course
     if function == "maxn":
         graded_on = load_course(N_PLAYER_COURSE)
+    elif function in TECHNIQUE_COURSES:
+        graded_on = load_course(TECHNIQUE_COURSES[function])
     elif mistake in MULTI_PLAYER:
         graded_on = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
     elif mistake in NEEDS_STRICT_PRUNING:

@@ -9,6 +9,10 @@ One module per kind, registered in ``KINDS``.  A kind module provides
 * ``calls(task, check) -> list[Call]``: the runs of student code it needs,
 * ``judge(check, observations, answers) -> Verdict``: pure, no processes, no I/O.
 
+A kind whose judge needs the model solutions (an answer that depends on what the student
+returned) sets ``JUDGED_WITH_REFERENCE = True``: a self-check kit has no ``reference`` and
+leaves such checks out, counting them with the checks run only at hand-in.
+
 Verdicts carry a message key and facts, never prose: the words live in the message catalogue.
 """
 
@@ -61,6 +65,8 @@ def failed(check, reason: str, **facts) -> Verdict:
 
 from . import (action, count, evaluate, horizon, hygiene, random_trees, value,  # noqa: E402
                visited)
+from . import ordering  # noqa: E402
 
 KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
                                             random_trees, horizon, hygiene)}
+KINDS[ordering.KIND] = ordering

@@ -14,6 +14,9 @@ from .common import (SEARCH_FUNCTIONS, PerObject, first_difference, search_failu
 KIND = "visited"
 OPTIONS = ("order",)
 ORDERS = ("siblings", "set", "sequence")
+# Searches that try children against action order by design (killer moves first): their
+# visits are compared as a sequence unless the task says otherwise, never by sibling order.
+REORDERING = ("alphabeta_killer",)
 
 
 def applies_to(function):
@@ -21,9 +24,14 @@ def applies_to(function):
 
 
 def parse_options(item, context, line):
-    order = item.get("order", "siblings")
+    functions = [item["function"]] if "function" in item else context.functions
+    reorders = any(context.references.get(f, f) in REORDERING for f in functions)
+    order = item.get("order", "sequence" if reorders else "siblings")
     if order not in ORDERS:
         context.problem(item.line_of("order"), f"order must be one of {', '.join(ORDERS)}")
+    elif order == "siblings" and reorders:
+        context.problem(item.line_of("order"), "order: siblings cannot judge a search that "
+                        "tries a killer move first; use order: sequence (the default here)")
     if context.game == "none":
         context.problem(line, "a visited check needs the task's game")
     return {"order": order}

@@ -11,6 +11,8 @@ One module per convention, registered in ``CONVENTIONS``; each provides
   ``terminal``, ``legal_moves`` and ``play`` provided by the grader;
 * ``negamax-sign``: the sheet's ``Value(state, sign)`` with ``terminal_test``, ``utility`` and
   ``successors``;
+* ``ordering``: a move-ordering function ``order(game, state, actions)`` -> the actions
+  reordered, run on the positions the parent names (``ordering.py``);
 * ``multi-agent``: agent classes with ``getAction(gameState)`` in the style of the Pacman
   multi-agent project (``standins/`` provides the ``util``, ``game`` and ``pacman`` modules
   such files import).
@@ -20,10 +22,11 @@ Standard library and ``grader.games`` only; never imports ``reference``.
 
 import os
 
-from . import game, helpers, multi_agent, negamax_sign, plain
+from . import game, helpers, multi_agent, negamax_sign, ordering, plain
 
 CONVENTIONS = {"game": game.call, "plain": plain.call, "helpers": helpers.call,
-               "negamax-sign": negamax_sign.call, "multi-agent": multi_agent.call}
+               "negamax-sign": negamax_sign.call, "multi-agent": multi_agent.call,
+               "ordering": ordering.call}
 # Conventions whose call the runner can describe when a student's signature differs.
 SIGNATURE_REPORTS = {"game": game.signature_report}
 STANDINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins")

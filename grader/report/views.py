@@ -41,7 +41,7 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
                                     else "signature.differs", **signature))
             named = ("signature",) + named
         if verdict.facts.get("diagnosis"):
-            sentences.append(render("diagnosis.alike", mistakes=[
+            sentences.append(render("diagnosis.alike", kind=check.kind, mistakes=[
                 {"description": catalogue.lookup(f"mistake.{m}"),
                  "line": catalogue.lookup(f"pseudocode.{m}")}
                 for m in verdict.facts["diagnosis"]]))

@@ -1,0 +1,14 @@
+"""Zugsortierung: den besten Zug nach vorn holen."""
+
+
+def order(game, state, actions):
+    ich = game.to_move(state)
+
+    def bewertung(zug):
+        danach = game.result(state, zug)
+        if game.is_terminal(danach):
+            return game.utility(danach, ich), False
+        return game.evaluate(danach, ich), game.to_move(danach) == ich
+
+    bester = sorted(actions, key=bewertung, reverse=True)[0]
+    return [bester] + actions
