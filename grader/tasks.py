@@ -54,7 +54,7 @@ from .games.kalah import normalise_position as kalah_position
 from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn")
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn", "quiescence")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "kalah", "connect4", "none")
@@ -478,7 +478,8 @@ class _SheetReader:
                                 "visibility", "limits", "convention", "module", "players",
                                 "lose_states", "options", "heuristic", "paranoid",
                                 "alliances", "ties", "pits", "stones", "to_move",
-                                "columns", "rows", "connect", "first"))
+                                "columns", "rows", "connect", "first",
+                                "noisy", "extension"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -516,6 +517,7 @@ class _SheetReader:
                 and "evaluate" not in json.loads(game_spec)["methods"]:
             self.problem(raw.line_of("depth"), f"{raw['game']} defines no evaluate(state, "
                          "player): a depth-limited search needs a heuristic at its horizon")
+        game_spec = self.quiet_rule(raw, game, game_spec, depth, functions)
         heuristic = self.heuristic(raw, game, depth)
         if heuristic is not None and game_spec is not None:
             game_spec = self.heuristic_spec(game_spec, depth, heuristic, raw.line_of("depth"))
@@ -893,6 +895,57 @@ class _SheetReader:
         if not self.tree_players(raw, builder, spec):
             return None
         return canonical(spec)
+
+    def quiet_rule(self, raw, game, game_spec, depth, functions) -> str | None:
+        """The game spec with the task's quiescence rule: ``noisy:`` (which positions are
+        noisy, a rule the game defines: ``grader/games/quiet.py``) and ``extension:`` (how
+        many plies beyond the horizon a noisy position is searched on, 2 unless given)."""
+        from .games import RULES
+        from .games.quiet import DEFAULT_EXTENSION
+        references = {f: dict(self.references_of_raw(raw)).get(f, f) for f in functions}
+        quiescent = [f for f, r in references.items() if r == "quiescence"]
+        if "noisy" not in raw:
+            if "extension" in raw:
+                self.problem(raw.line_of("extension"), "extension: is how far a noisy "
+                             "position extends the horizon; it needs the task's noisy: rule")
+            if quiescent:
+                self.problem(raw.line_of("functions") if "functions" in raw else raw.line,
+                             f"{', '.join(quiescent)} is a quiescence search: the task must "
+                             "say which positions are noisy, e.g. noisy: captures")
+            return game_spec
+        rule, line = raw["noisy"], raw.line_of("noisy")
+        known = getattr(RULES.get(game), "noisy_rules", ())
+        if not known:
+            games = ", ".join(f"{name} ({', '.join(rules.noisy_rules)})"
+                              for name, rules in RULES.items()
+                              if getattr(rules, "noisy_rules", ()))
+            self.problem(line, f"noisy: needs a game that defines noisy positions; {game} "
+                         f"does not (games that do, with their rules: {games})")
+            return None
+        if rule not in known:
+            self.problem(line, f"unknown noisy rule {rule!r} for {game}; use one of "
+                         f"{', '.join(known)}")
+            return None
+        extension = raw.get("extension", DEFAULT_EXTENSION)
+        if isinstance(extension, bool) or not isinstance(extension, int) \
+                or not 1 <= extension <= 10:
+            self.problem(raw.line_of("extension"), "extension must be a whole number of plies "
+                         "from 1 to 10 (how far beyond the horizon a noisy position is "
+                         "searched on)")
+            return None
+        if depth is None:
+            if "depth" not in raw:
+                self.problem(line, "a quiescence search extends the horizon of a "
+                             "depth-limited search: give the task a depth (depth: 2)")
+            return None
+        if game_spec is None:
+            return None
+        return canonical({**json.loads(game_spec), "noisy": rule, "extension": extension})
+
+    def references_of_raw(self, raw) -> dict:
+        """The task's ``reference:`` mapping as written (checked in ``references``)."""
+        value = raw.get("reference", {})
+        return dict(value) if isinstance(value, dict) else {}
 
     def heuristic(self, raw, game, depth) -> str | None:
         """The task's ``heuristic:``, a name in ``reference.evaluation.EVALUATIONS``, or None."""

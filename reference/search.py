@@ -239,3 +239,8 @@ def _less(remaining):
 
 SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax,
             "expectimax": expectimax, "maxn": maxn}
+
+# Search techniques after alpha-beta, each in a module of its own.
+from .quiescence import quiescence  # noqa: E402
+
+SEARCHES["quiescence"] = quiescence

@@ -9,9 +9,12 @@ import operator
 from ..calls import Call
 from . import failed
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn")
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn", "quiescence")
 # Searches whose value is a utility vector (n-player trees): no random two-player trees.
 VECTOR_SEARCHES = ("maxn",)
+# Searches that need their task's own game (quiescence: the task's noisy positions): no
+# random trees, which have no such rule.
+GAME_ONLY_SEARCHES = ("quiescence",)
 
 
 def search_call(task, function: str) -> Call:
