@@ -910,7 +910,7 @@ class _SheetReader:
                              "position extends the horizon; it needs the task's noisy: rule")
             if quiescent:
                 self.problem(raw.line_of("functions") if "functions" in raw else raw.line,
-                             f"{', '.join(quiescent)} is a quiescence search: the task must "
+                             f"{', '.join(quiescent)}: a quiescence search needs the task to "
                              "say which positions are noisy, e.g. noisy: captures")
             return game_spec
         rule, line = raw["noisy"], raw.line_of("noisy")
