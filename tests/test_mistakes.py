@@ -28,6 +28,8 @@ N_PLAYER_COURSE = ROOT / "courses" / "three-player" / "tasks"
 # Negating on every ply is right wherever the players alternate: it shows only where a move
 # can give its player another turn (Kalah).
 EXTRA_TURNS = {"negate-every-ply"}
+# Quiescence search needs a task's noisy positions: its mistakes are graded on that course.
+QUIESCENCE_COURSE = ROOT / "courses" / "ruhesuche" / "tasks"
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -42,13 +44,20 @@ def write_mistaken_student(folder, function, mistake):
     shutil.copy(ROOT / "reference" / "variants.py", folder / "_variants.py")
     shutil.copy(ROOT / "submissions" / "korrekt" / "evaluation.py", folder / "evaluation.py")
     mistakes = {"minimax": None, "alphabeta": None, "negamax": None, "expectimax": None,
-                "maxn": None, function: mistake}
+                "maxn": None, "quiescence": None, function: mistake}
     (folder / "maxn.py").write_text(textwrap.dedent(f"""
         from _variants import maxn_family
 
         def maxn(game, state):
             return maxn_family(game, state, mistake={mistakes['maxn']!r},
                                alliances=[list(game.coalition(p)) for p in game.players()])
+    """))
+    (folder / "ruhesuche.py").write_text(textwrap.dedent(f"""
+        from _variants import quiescence_family
+
+        def quiescence(game, state, depth):
+            return quiescence_family(game, state, depth, mistake={mistakes['quiescence']!r},
+                                     extension=2)
     """))
     (folder / "expectimax.py").write_text(textwrap.dedent(f"""
         from _variants import expectimax_family
@@ -88,6 +97,8 @@ def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grad
     graded_on = course  # the bundled course
     if function == "maxn":
         graded_on = load_course(N_PLAYER_COURSE)
+    elif function == "quiescence":
+        graded_on = load_course(QUIESCENCE_COURSE)
     elif mistake in MULTI_PLAYER:
         graded_on = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
     elif mistake in NEEDS_STRICT_PRUNING:
