@@ -966,7 +966,8 @@ def solutions(course, answers) -> list[dict]:
     rows = []
     for task in course.tasks:
         for function in task.functions:
-            if task.game_spec is not None and function in ("minimax", "alphabeta", "negamax"):
+            if task.game_spec is not None and function in ("minimax", "alphabeta", "negamax",
+                                                            "quiescence"):
                 answer = answers[search_call(task, function)][0]
                 row = {"task": task.id, "function": function, "value": answer["value"],
                        "move": answer["action"], "optimal_moves": answer["optimal_actions"],

@@ -246,6 +246,33 @@ def test_the_extension_stops_at_its_limit_however_noisy_the_line():
     assert max(n.count("-") + 1 for n in game.visit_log()["visits"] if n != "root") > 4
 
 
+def load_student(folder):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"student_{folder.name}",
+                                                  folder / "ruhesuche.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.quiescence
+
+
+def test_connect_four_threats_extend_the_horizon_and_the_correct_students_follow():
+    # The students are written for Kalah but ask only the game: on Connect Four with
+    # noisy: threats they search exactly the reference's nodes.
+    from grader.answers import AnswerBook
+    task = load_course(DATA / "ruhesuche" / "connect4.yaml").task("c4-drohungen")
+    call = search_call(task, "quiescence")
+    answers = AnswerBook()
+    answer = answers[call][0]
+    assert len([n for n in answer["visits"] if n in set(answer["extension"])]) == 32
+    assert answers.variant(call, "noisy-evaluated")[0]["visits"] != answer["visits"]
+    for student in CORRECT:
+        game, root = make_game(json.loads(task.game_spec))
+        value, action = load_student(STUDENTS / student)(game, root, task.depth)
+        assert (value, action) == (answer["value"], answer["action"]), student
+        assert game.visit_log()["visits"] == answer["visits"], student
+        assert game.visit_log()["evaluate_calls"] == answer["evaluate_calls"], student
+
+
 # -- the check, judged without processes ------------------------------------------------
 @pytest.fixture(scope="module")
 def judged():
