@@ -351,6 +351,17 @@ def test_correct_quiescence_searches_get_full_marks(graded, student):
     assert all(v.passed for v in result.verdicts)
 
 
+def test_the_feedback_states_each_tasks_quiescence_rule(graded):
+    course, results = graded
+    files = render_student(results["korrekt"], course, Catalogue("de"))
+    for page in (files["feedback.md"], files["feedback.html"]):
+        assert page.count("höchstens 2 Halbzüge über den Horizont hinaus") == 3
+        assert "in der der Spieler am Zug schlagen kann oder einen Zusatzzug hat" in page
+    english = render_student(results["korrekt"], course, Catalogue("en"))["feedback.md"]
+    assert "a position is noisy (game.is_quiet is false) when the player to move can " \
+        "capture;" in english
+
+
 @pytest.mark.parametrize("student", sorted(FAULTY))
 def test_each_catalogue_mistake_is_caught_and_named(graded, student):
     course, results = graded
