@@ -19,6 +19,8 @@ A task file describes one exercise sheet::
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
         # heuristic: tictactoe-lines   # a game's heuristic at the horizon (see heuristic_spec)
+        # noisy: captures         # quiescence search: the game's rule of noisy positions
+        # extension: 2            # [2] plies a noisy position extends the horizon (quiet_rule)
         checks:
           - {kind: value, points: 1}                       # for every function of the task
           - {kind: visited, function: alphabeta, points: 2, visibility: hidden}
