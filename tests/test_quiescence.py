@@ -98,7 +98,8 @@ def test_quiescence_task_file_errors_are_reported_with_file_and_line():
                     "are noisy",
                 49: "a quiescence search extends the horizon of a depth-limited search",
                 59: "a random-trees check does not apply to quiescence",
-                67: "a quiescence check does not apply to minimax"}
+                67: "a quiescence check does not apply to minimax",
+                75: "a horizon check does not apply to quiescence"}
     for line, fragment in expected.items():
         assert any(at == line and fragment in message for at, message in problems), \
             (line, sorted(problems))

@@ -13,7 +13,8 @@ SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn", "qu
 # Searches whose value is a utility vector (n-player trees): no random two-player trees.
 VECTOR_SEARCHES = ("maxn",)
 # Searches that need their task's own game (quiescence: the task's noisy positions): no
-# random trees, which have no such rule.
+# random trees or hygiene trees, which have no such rule, and no plain horizon check (its
+# horizon is the task's depth; quiescence's own check judges the extended one).
 GAME_ONLY_SEARCHES = ("quiescence",)
 
 
