@@ -25,7 +25,7 @@ COURSE = ROOT / "courses" / "ruhesuche" / "tasks"
 STUDENTS = ROOT / "courses" / "ruhesuche" / "submissions"
 FAULTY = {"horizont-unruhig": "noisy-evaluated", "ohne-grenze": "extension-unbounded",
           "falsche-sicht": "extension-wrong-view"}
-CORRECT = ("korrekt", "korrekt-hilfsfunktion")
+CORRECT = ("korrekt", "korrekt-hilfsfunktion", "korrekt-negamax")
 
 
 def kalah(board, to_move="MAX", noisy="captures"):
