@@ -519,7 +519,6 @@ class _SheetReader:
                 and "evaluate" not in json.loads(game_spec)["methods"]:
             self.problem(raw.line_of("depth"), f"{raw['game']} defines no evaluate(state, "
                          "player): a depth-limited search needs a heuristic at its horizon")
-        game_spec = self.quiet_rule(raw, game, game_spec, depth, functions)
         heuristic = self.heuristic(raw, game, depth)
         if heuristic is not None and game_spec is not None:
             game_spec = self.heuristic_spec(game_spec, depth, heuristic, raw.line_of("depth"))
@@ -548,6 +547,8 @@ class _SheetReader:
         task_limits = self.limits(raw.get("limits"), raw.line_of("limits")) \
             if "limits" in raw else limits
         references = self.references(raw, functions)
+        game_spec = self.quiet_rule(raw, game, game_spec, depth,
+                                    {f: references.get(f, f) for f in functions})
         if game_spec is not None and game == "tree":
             self.n_player_rules(raw, game_spec, convention, depth,
                                 {f: references.get(f, f) for f in functions})
@@ -898,13 +899,12 @@ class _SheetReader:
             return None
         return canonical(spec)
 
-    def quiet_rule(self, raw, game, game_spec, depth, functions) -> str | None:
+    def quiet_rule(self, raw, game, game_spec, depth, references) -> str | None:
         """The game spec with the task's quiescence rule: ``noisy:`` (which positions are
         noisy, a rule the game defines: ``grader/games/quiet.py``) and ``extension:`` (how
         many plies beyond the horizon a noisy position is searched on, 2 unless given)."""
         from .games import RULES
         from .games.quiet import DEFAULT_EXTENSION
-        references = {f: dict(self.references_of_raw(raw)).get(f, f) for f in functions}
         quiescent = [f for f, r in references.items() if r == "quiescence"]
         if "noisy" not in raw:
             if "extension" in raw:
@@ -943,11 +943,6 @@ class _SheetReader:
         if game_spec is None:
             return None
         return canonical({**json.loads(game_spec), "noisy": rule, "extension": extension})
-
-    def references_of_raw(self, raw) -> dict:
-        """The task's ``reference:`` mapping as written (checked in ``references``)."""
-        value = raw.get("reference", {})
-        return dict(value) if isinstance(value, dict) else {}
 
     def heuristic(self, raw, game, depth) -> str | None:
         """The task's ``heuristic:``, a name in ``reference.evaluation.EVALUATIONS``, or None."""

@@ -106,6 +106,29 @@ def test_quiescence_task_file_errors_are_reported_with_file_and_line():
     assert len(problems) == len(expected), sorted(problems)
 
 
+def test_solve_lists_the_quiescence_answers(capsys):
+    from grader.cli import main
+    assert main(["solve", str(COURSE), "--json", "--no-cache"]) == 0
+    rows = {row["task"]: row for row in json.loads(capsys.readouterr().out)}
+    assert (rows["ruhe-zusatzzug"]["function"], rows["ruhe-zusatzzug"]["value"],
+            rows["ruhe-zusatzzug"]["move"], rows["ruhe-zusatzzug"]["visited"]) == \
+        ("quiescence", 1, 2, 30)
+
+
+def test_a_function_of_another_name_with_the_quiescence_reference_needs_the_rule_too(tmp_path):
+    text = (DATA / "ruhesuche" / "bad.yaml").read_text().split("  - id: extension-zero")[0]
+    text = text.replace("modules: {quiescence: ruhesuche, minimax: minimax}",
+                        "modules: {ruhig: ruhesuche, minimax: minimax}")
+    text += ("  - id: renamed\n    game: kalah\n    pits: 3\n    stones: 3\n    depth: 2\n"
+             "    functions: [ruhig]\n    reference: {ruhig: quiescence}\n"
+             "    checks: [{kind: value}]\n")
+    (tmp_path / "renamed.yaml").write_text(text)
+    with pytest.raises(TaskFileError) as error:
+        load_course(tmp_path / "renamed.yaml")
+    assert any("ruhig: a quiescence search needs the task to say which positions are noisy"
+               in p.message for p in error.value.problems), error.value.problems
+
+
 def test_the_course_carries_the_rule_in_its_game_specs():
     course = load_course(COURSE)
     spec = json.loads(course.task("ruhe-zusatzzug").game_spec)
