@@ -97,6 +97,9 @@ def adapt(answer: dict, convention: str, spec: dict) -> dict:
 def search_options(reference: str, spec: dict) -> dict:
     """The task's options of a model solution that the game spec carries: max^n's tie rule
     and alliances (none for the two-player searches)."""
+    if reference == "quiescence":
+        from .games.quiet import DEFAULT_EXTENSION
+        return {"extension": spec.get("extension", DEFAULT_EXTENSION)}
     if reference != "maxn":
         return {}
     return {"ties": spec.get("ties", "first"), "alliances": spec.get("alliances")}
@@ -145,6 +148,8 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     from reference.search import SEARCHES, action_values
     if reference == "maxn":
         return answer_maxn(spec, depth)
+    if reference == "quiescence":
+        return answer_quiescence(spec, depth, prune_on_equality)
     search = SEARCHES[reference]
     game, root = make_game(spec)
     if "prune_on_equality" in inspect.signature(search).parameters:   # the pruning searches
@@ -203,6 +208,31 @@ def ordering_answers(items: list, depth, prune_on_equality: bool, reference: str
             "plain": {key: plain[key] for key in ("value", "action", "count")},
             "model": {key: model[key] for key in ("value", "action", "count")}}
     return answers
+
+def answer_quiescence(spec: dict, depth, prune_on_equality: bool) -> dict:
+    """Quiescence search's answer: as a search's, with the tree facts of its extended horizon
+    (``horizon`` holds the nodes it evaluates, also beyond the depth) and the nodes beyond the
+    horizon (``extension``) and the noisy ones it searches on (``noisy``)."""
+    from reference.quiescence import quiescence, quiescence_tree
+    options = search_options("quiescence", spec)
+    game, root = make_game(spec)
+    value, action = quiescence(game, root, depth, prune_on_equality, **options)
+    log = game.visit_log()
+    facts = quiescence_tree(*make_game(spec), depth, **options)
+    children = {parent_position[1]: node for node, parent_position in facts["siblings"].items()
+                if parent_position[0] == facts["root"]}
+    actions = make_rules(spec).actions(make_rules(spec).initial_state())
+    action_values = [[a, facts["values"][children[i]]] for i, a in enumerate(actions)]
+    return {
+        "value": value,
+        "action": action,
+        **facts,
+        "action_values": action_values,
+        "optimal_actions": [a for a, v in action_values if same_number(v, value)],
+        "visits": log["visits"],
+        "utility_calls": log["utility_calls"],
+        "evaluate_calls": log["evaluate_calls"],
+    }
 
 
 def tree_facts(spec: dict, depth, chance: bool = False) -> dict:

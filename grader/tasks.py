@@ -19,6 +19,8 @@ A task file describes one exercise sheet::
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
         # heuristic: tictactoe-lines   # a game's heuristic at the horizon (see heuristic_spec)
+        # noisy: captures         # quiescence search: the game's rule of noisy positions
+        # extension: 2            # [2] plies a noisy position extends the horizon (quiet_rule)
         checks:
           - {kind: value, points: 1}                       # for every function of the task
           - {kind: visited, function: alphabeta, points: 2, visibility: hidden}
@@ -55,7 +57,7 @@ from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
-                    "alphabeta_killer")
+                    "alphabeta_killer", "quiescence")
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "kalah", "connect4", "none")
@@ -480,7 +482,8 @@ class _SheetReader:
                                 "visibility", "limits", "convention", "module", "players",
                                 "lose_states", "options", "heuristic", "paranoid",
                                 "alliances", "ties", "pits", "stones", "to_move",
-                                "columns", "rows", "connect", "first"))
+                                "columns", "rows", "connect", "first",
+                                "noisy", "extension"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -546,6 +549,8 @@ class _SheetReader:
         task_limits = self.limits(raw.get("limits"), raw.line_of("limits")) \
             if "limits" in raw else limits
         references = self.references(raw, functions)
+        game_spec = self.quiet_rule(raw, game, game_spec, depth,
+                                    {f: references.get(f, f) for f in functions})
         if game_spec is not None and game == "tree":
             self.n_player_rules(raw, game_spec, convention, depth,
                                 {f: references.get(f, f) for f in functions})
@@ -898,6 +903,51 @@ class _SheetReader:
         if not self.tree_players(raw, builder, spec):
             return None
         return canonical(spec)
+
+    def quiet_rule(self, raw, game, game_spec, depth, references) -> str | None:
+        """The game spec with the task's quiescence rule: ``noisy:`` (which positions are
+        noisy, a rule the game defines: ``grader/games/quiet.py``) and ``extension:`` (how
+        many plies beyond the horizon a noisy position is searched on, 2 unless given)."""
+        from .games import RULES
+        from .games.quiet import DEFAULT_EXTENSION
+        quiescent = [f for f, r in references.items() if r == "quiescence"]
+        if "noisy" not in raw:
+            if "extension" in raw:
+                self.problem(raw.line_of("extension"), "extension: is how far a noisy "
+                             "position extends the horizon; it needs the task's noisy: rule")
+            if quiescent:
+                self.problem(raw.line_of("functions") if "functions" in raw else raw.line,
+                             f"{', '.join(quiescent)}: a quiescence search needs the task to "
+                             "say which positions are noisy, e.g. noisy: captures")
+            return game_spec
+        rule, line = raw["noisy"], raw.line_of("noisy")
+        known = getattr(RULES.get(game), "noisy_rules", ())
+        if not known:
+            games = ", ".join(f"{name} ({', '.join(rules.noisy_rules)})"
+                              for name, rules in RULES.items()
+                              if getattr(rules, "noisy_rules", ()))
+            self.problem(line, f"noisy: needs a game that defines noisy positions; {game} "
+                         f"does not (games that do, with their rules: {games})")
+            return None
+        if rule not in known:
+            self.problem(line, f"unknown noisy rule {rule!r} for {game}; use one of "
+                         f"{', '.join(known)}")
+            return None
+        extension = raw.get("extension", DEFAULT_EXTENSION)
+        if isinstance(extension, bool) or not isinstance(extension, int) \
+                or not 1 <= extension <= 10:
+            self.problem(raw.line_of("extension"), "extension must be a whole number of plies "
+                         "from 1 to 10 (how far beyond the horizon a noisy position is "
+                         "searched on)")
+            return None
+        if depth is None:
+            if "depth" not in raw:
+                self.problem(line, "a quiescence search extends the horizon of a "
+                             "depth-limited search: give the task a depth (depth: 2)")
+            return None
+        if game_spec is None:
+            return None
+        return canonical({**json.loads(game_spec), "noisy": rule, "extension": extension})
 
     def heuristic(self, raw, game, depth) -> str | None:
         """The task's ``heuristic:``, a name in ``reference.evaluation.EVALUATIONS``, or None."""

@@ -240,6 +240,9 @@ def _less(remaining):
 SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax,
             "expectimax": expectimax, "maxn": maxn}
 
-# The search techniques after alpha-beta (reference/techniques.py): searches called like these.
+# The search techniques after alpha-beta, in modules of their own, called like these.
+from .quiescence import quiescence  # noqa: E402
 from .techniques import alphabeta_killer  # noqa: E402
+
 SEARCHES["alphabeta_killer"] = alphabeta_killer
+SEARCHES["quiescence"] = quiescence

@@ -7,7 +7,8 @@ the catalogue's words (what the mistake is, which line of the lecture's pseudo-c
 concerns) and does the matching.
 
 ``run(mistake, function, game, state, depth, prune_on_equality, options)`` -> ``(value,
-action)``; ``options`` are a model solution's own (max^n: ``ties``, ``alliances``).
+action)``; ``options`` are a model solution's own (max^n: ``ties``, ``alliances``;
+quiescence: ``extension``).
 ``run_reply(mistake, function, game, state, actions)``: the reply of a move ordering's
 variant, compared whole.
 """
@@ -314,6 +315,51 @@ def order_family(game, state, actions, *, mistake=None):
     return ranked
 
 
+def quiescence_family(game, state, depth, prune_on_equality=True, *, mistake=None,
+                      extension=2):
+    """Quiescence search (``reference/quiescence.py``), with one mistake:
+
+    * ``noisy-evaluated``: evaluates every position at the horizon, noisy or not (plain
+      depth-limited alpha-beta, no extension);
+    * ``extension-unbounded``: extends while a position is noisy, without the limit of
+      ``extension`` plies;
+    * ``extension-wrong-view``: evaluates the positions beyond the horizon from the view of
+      the player to move there instead of the root player's (a separate ``quiesce`` helper
+      that has no ``player`` at hand).
+    """
+    player = game.to_move(state)
+    limit = inf if mistake == "extension-unbounded" else depth + extension
+
+    def cut(alpha, beta):
+        return beta <= alpha if prune_on_equality else beta < alpha
+
+    def value(node, alpha, beta, ply):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if ply >= depth and (mistake == "noisy-evaluated" or ply >= limit
+                             or game.is_quiet(node)):
+            viewer = game.to_move(node) if mistake == "extension-wrong-view" and ply > depth \
+                else player
+            return game.evaluate(node, viewer), None
+        maximising = game.to_move(node) == player
+        best, best_action = (-inf if maximising else inf), None
+        for action in game.actions(node):
+            v, _ = value(game.result(node, action), alpha, beta, ply + 1)
+            if maximising:
+                if v > best:
+                    best, best_action = v, action
+                alpha = max(alpha, best)
+            else:
+                if v < best:
+                    best, best_action = v, action
+                beta = min(beta, best)
+            if cut(alpha, beta):
+                break
+        return best, best_action
+
+    return value(state, -inf, inf, 0)
+
+
 MINIMAX_MISTAKES = ("swap-min-max", "init-zero", "init-finite", "no-alternation",
                     "strict-alternation", "utility-side-to-move", "last-action", "one-ply",
                     "reverse-children")
@@ -330,10 +376,12 @@ MAXN_MISTAKES = ("paranoid", "alternation", "root-component", "next-player-compo
                  "ties-last")
 KILLER_MISTAKES = ("killer-global", "killer-any-best", "killer-ignored")
 ORDER_MISTAKES = ("order-wrong-player", "order-best-only", "order-duplicates")
+QUIESCENCE_MISTAKES = ("noisy-evaluated", "extension-unbounded", "extension-wrong-view")
 MISTAKES_OF = {"minimax": MINIMAX_MISTAKES, "alphabeta": ALPHABETA_MISTAKES,
                "negamax": NEGAMAX_MISTAKES, "expectimax": EXPECTIMAX_MISTAKES,
                "maxn": MAXN_MISTAKES}
-MISTAKES_OF.update({"alphabeta_killer": KILLER_MISTAKES, "order": ORDER_MISTAKES})
+MISTAKES_OF.update({"alphabeta_killer": KILLER_MISTAKES, "order": ORDER_MISTAKES,
+                    "quiescence": QUIESCENCE_MISTAKES})
 
 
 def run(mistake, function, game, state, depth=None, prune_on_equality=True, options=None):
@@ -341,6 +389,9 @@ def run(mistake, function, game, state, depth=None, prune_on_equality=True, opti
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
     if function == "alphabeta_killer":
         return killer_family(game, state, depth, prune_on_equality, mistake=mistake)
+    if function == "quiescence":
+        return quiescence_family(game, state, depth, prune_on_equality, mistake=mistake,
+                                 **(options or {}))
     if function == "maxn":
         return maxn_family(game, state, depth, mistake=mistake, **(options or {}))
     if function == "negamax":

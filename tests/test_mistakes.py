@@ -28,9 +28,11 @@ N_PLAYER_COURSE = ROOT / "courses" / "three-player" / "tasks"
 # Negating on every ply is right wherever the players alternate: it shows only where a move
 # can give its player another turn (Kalah).
 EXTRA_TURNS = {"negate-every-ply"}
-# The search techniques after alpha-beta are graded on their own courses.
+# The search techniques after alpha-beta are graded on their own courses (quiescence search
+# needs a task's noisy positions).
 TECHNIQUE_COURSES = {"order": ROOT / "courses" / "zugsortierung" / "tasks",
-                     "alphabeta_killer": ROOT / "courses" / "zugsortierung" / "tasks"}
+                     "alphabeta_killer": ROOT / "courses" / "zugsortierung" / "tasks",
+                     "quiescence": ROOT / "courses" / "ruhesuche" / "tasks"}
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -45,7 +47,8 @@ def write_mistaken_student(folder, function, mistake):
     shutil.copy(ROOT / "reference" / "variants.py", folder / "_variants.py")
     shutil.copy(ROOT / "submissions" / "korrekt" / "evaluation.py", folder / "evaluation.py")
     mistakes = {"minimax": None, "alphabeta": None, "negamax": None, "expectimax": None,
-                "maxn": None, "alphabeta_killer": None, "order": None, function: mistake}
+                "maxn": None, "alphabeta_killer": None, "order": None, "quiescence": None,
+                function: mistake}
     (folder / "killer.py").write_text(textwrap.dedent(f"""
         from _variants import killer_family
 
@@ -64,6 +67,13 @@ def write_mistaken_student(folder, function, mistake):
         def maxn(game, state):
             return maxn_family(game, state, mistake={mistakes['maxn']!r},
                                alliances=[list(game.coalition(p)) for p in game.players()])
+    """))
+    (folder / "ruhesuche.py").write_text(textwrap.dedent(f"""
+        from _variants import quiescence_family
+
+        def quiescence(game, state, depth):
+            return quiescence_family(game, state, depth, mistake={mistakes['quiescence']!r},
+                                     extension=2)
     """))
     (folder / "expectimax.py").write_text(textwrap.dedent(f"""
         from _variants import expectimax_family

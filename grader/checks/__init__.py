@@ -69,4 +69,8 @@ from . import ordering  # noqa: E402
 
 KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
                                             random_trees, horizon, hygiene)}
+# The search techniques after alpha-beta.
+from . import quiescence  # noqa: E402
+
 KINDS[ordering.KIND] = ordering
+KINDS[quiescence.KIND] = quiescence

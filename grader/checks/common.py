@@ -10,9 +10,13 @@ from ..calls import Call
 from . import failed
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
-                    "alphabeta_killer")
+                    "alphabeta_killer", "quiescence")
 # Searches whose value is a utility vector (n-player trees): no random two-player trees.
 VECTOR_SEARCHES = ("maxn",)
+# Searches that need their task's own game (quiescence: the task's noisy positions): no
+# random trees or hygiene trees, which have no such rule, and no plain horizon check (its
+# horizon is the task's depth; quiescence's own check judges the extended one).
+GAME_ONLY_SEARCHES = ("quiescence",)
 
 
 def search_call(task, function: str) -> Call:

@@ -15,7 +15,7 @@ passed to it.
 
 from ..calls import Call, canonical
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, VECTOR_SEARCHES, read_answer, read_search_result, same_number, search_failure
+from .common import GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, read_answer, read_search_result, same_number, search_failure
 from .visited import compare_visits
 
 KIND = "hygiene"
@@ -33,7 +33,8 @@ CHAIN = {"kind": "tree", "root": "A", "nodes": {
 
 def applies_to(function):
     # two-player trees of its own: not for max^n, whose trees have utility vectors
-    return function in SEARCH_FUNCTIONS and function not in VECTOR_SEARCHES
+    return (function in SEARCH_FUNCTIONS and function not in VECTOR_SEARCHES
+            and function not in GAME_ONLY_SEARCHES)
 
 
 def parse_options(item, context, line):

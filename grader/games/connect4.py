@@ -31,6 +31,8 @@ without such a line is a draw.
 
 Spec: ``{"kind": "connect4", "columns": 7, "rows": 6, "connect": 4, "board": "..."}``, with
 ``"first": "O"`` when O moves first; ``board`` is a normalised state (``read_board``).
+Noisy positions (quiescence search, ``grader/games/quiet.py``), by the spec's ``"noisy"``:
+``threats`` (the mover can complete a line at once).
 
 >>> rules = Connect4Rules({"kind": "connect4", "columns": 4, "rows": 3, "connect": 3})
 >>> state = rules.result(rules.result(rules.initial_state(), 1), 1)
@@ -49,6 +51,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from .paths import PathNames
+from .quiet import NoisyRules
 
 PLAYERS = ("X", "O")
 DEFAULT_SIZE = {"columns": 7, "rows": 6, "connect": 4}
@@ -190,7 +193,9 @@ def read_board(text, columns=7, rows=6, connect=4, first="X"):
     return state
 
 
-class Connect4Rules(PathNames):
+class Connect4Rules(PathNames, NoisyRules):
+    noisy_rules = ("threats",)
+
     def __init__(self, spec):
         self.columns = spec.get("columns", DEFAULT_SIZE["columns"])
         self.rows = spec.get("rows", DEFAULT_SIZE["rows"])
@@ -206,6 +211,11 @@ class Connect4Rules(PathNames):
         self._window_cells = [itemgetter(*window) for window in
                               windows(self.columns, self.rows, self.connect)]
         self._width = self.columns + 1
+        self.read_noisy(spec)
+
+    def noisy_move(self, state, action, rule):
+        """``threats``: the move wins at once (the mover completes a line)."""
+        return self.to_move(state) in self._winners(self.result(state, action))
 
     def initial_state(self):
         return self.board

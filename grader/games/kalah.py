@@ -43,10 +43,15 @@ Spec: ``{"kind": "kalah", "pits": 3, "stones": 3}`` (default 6 pits of 4 stones,
 or an explicit position ``{"kind": "kalah", "board": [0, 2, 1, 4, 3, 0, 1, 2],
 "to_move": "MIN"}`` (``to_move`` defaults to MAX).
 
+Noisy positions (quiescence search, ``grader/games/quiet.py``), by the spec's ``"noisy"``:
+``captures`` (a move of the mover captures) or ``captures-and-extra-turns`` (a move captures
+or ends in the mover's own store).
+
 Standard library only, never imports ``reference`` (runs next to student code).
 """
 
 from .paths import PathNames
+from .quiet import NoisyRules
 
 MAX = "MAX"
 MIN = "MIN"
@@ -107,12 +112,14 @@ def other(player):
     return MIN if player == MAX else MAX
 
 
-class KalahRules(PathNames):
+class KalahRules(PathNames, NoisyRules):
     players = PLAYERS
+    noisy_rules = ("captures", "captures-and-extra-turns")
 
     def __init__(self, spec):
         self.board, self.first = normalise_position(spec)
         self.pits = len(self.board) // 2 - 1
+        self.read_noisy(spec)
 
     # -- the board's numbering ---------------------------------------------------------
     def pits_of(self, player):
@@ -149,9 +156,8 @@ class KalahRules(PathNames):
                              f"{state[1]}'s side, numbered counter-clockwise from 0)")
         board, player = list(state[0]), state[1]
         last = self.sow(board, action, player)
-        opposite = self.opposite(last) if last != self.store_of(player) else None
-        if (opposite is not None and self.owner(last) == player and board[last] == 1
-                and board[opposite] > 0):
+        if self._captures(board, last, player):
+            opposite = self.opposite(last)
             board[self.store_of(player)] += board[opposite] + 1
             board[last] = board[opposite] = 0
         following = player if last == self.store_of(player) else other(player)
@@ -161,6 +167,20 @@ class KalahRules(PathNames):
                     board[self.store_of(owner)] += board[pit]
                     board[pit] = 0
         return (tuple(board), following)
+
+    def _captures(self, board, last, player):
+        """Whether a sowing by ``player`` that ended in ``last`` (``board`` sown) captures."""
+        return (last != self.store_of(player) and self.owner(last) == player
+                and board[last] == 1 and board[self.opposite(last)] > 0)
+
+    def noisy_move(self, state, action, rule):
+        """Whether ``action`` captures, or (``captures-and-extra-turns``) ends in the mover's
+        own store."""
+        board, player = list(state[0]), state[1]
+        last = self.sow(board, action, player)
+        if rule == "captures-and-extra-turns" and last == self.store_of(player):
+            return True
+        return self._captures(board, last, player)
 
     def sow(self, board, pit, player):
         """Sow the stones of ``pit`` into the list ``board`` in place; the last place sown."""

@@ -58,7 +58,8 @@ class RecordingGame:
     ``utility`` and ``evaluate``; ``utility`` and ``evaluate`` take the player whose point of
     view the value is from.  For n-player trees (``grader/games/tree.py``) also ``players``,
     ``utilities`` (the leaf's whole vector, logged as a utility call), ``coalition`` and, at
-    chance nodes, ``probability``.
+    chance nodes, ``probability``.  With a task's ``noisy:`` rule (quiescence search) also
+    ``is_quiet`` and ``noisy_actions``.
     """
 
     def __init__(self, rules):
@@ -122,6 +123,17 @@ class RecordingGame:
         self._log.evaluate_calls.append(name)
         return self._rules.evaluate(state, player)
 
+    # -- quiescence search: the task's noisy positions (grader/games/quiet.py) ----------
+    def is_quiet(self, state):
+        """Whether ``state`` is quiet by the task's ``noisy:`` rule (no noisy move)."""
+        self._visit(state)
+        return self._own("is_quiet")(state)
+
+    def noisy_actions(self, state):
+        """The noisy moves of ``state`` by the task's ``noisy:`` rule, in action order."""
+        self._visit(state)
+        return self._own("noisy_actions")(state)
+
     # -- n-player trees and chance -----------------------------------------------------
     def players(self):
         """The players in the order of a utility vector's components."""
@@ -145,6 +157,8 @@ class RecordingGame:
     def _own(self, method):
         own = getattr(self._rules, method, None)
         if own is None:
-            raise AttributeError(f"this game has no {method}(); it is a method of n-player "
-                                 "trees")
+            raise AttributeError(f"this game has no {method}(); "
+                                 + ("a task's noisy: rule gives it" if method in
+                                    ("is_quiet", "noisy_actions")
+                                    else "it is a method of n-player trees"))
         return own

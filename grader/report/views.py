@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 
 from .messages import Catalogue
 from .positions import table_positions
@@ -156,6 +157,14 @@ def place_diagnoses(tasks: list, catalogue: Catalogue, html: bool, once: bool) -
                 check["message"] = check["message"] + " " + render("diagnosis.see_first", **first)
 
 
+def quiescence_rule(task) -> dict | None:
+    """A quiescence task's rule from its game spec (``noisy``, ``extension``), or None."""
+    spec = json.loads(task.game_spec) if getattr(task, "game_spec", None) else {}
+    if not isinstance(spec, dict) or "noisy" not in spec:
+        return None
+    return {"noisy": spec["noisy"], "extension": spec.get("extension")}
+
+
 def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True,
                  now: datetime.datetime | None = None, group: bool = True) -> dict:
     """A student's page.  ``group`` says a shared failure once (pages); formats whose checks
@@ -187,6 +196,7 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
         tasks.append({"id": task.id, "title": task.title, "checks": checks, "notes": notes,
                       # a game's heuristic at the horizon, by name (grader.heuristics)
                       "heuristic": getattr(task, "heuristic", None), "depth": task.depth,
+                      "quiescence": quiescence_rule(task),
                       "score": sum(c["score"] for c in checks),
                       "max_score": sum(c["max_score"] for c in checks)})
     place_diagnoses(tasks, catalogue, html, once=group)

@@ -1,0 +1,115 @@
+"""Reference quiescence search: depth-limited alpha-beta whose horizon is extended at noisy
+positions.
+
+Solves two-player zero-sum games whose task defines noisy positions (``noisy:`` in the task
+file; ``grader/games/quiet.py``: Kalah ``captures`` or ``captures-and-extra-turns``, Connect
+Four ``threats``).  Games without such a rule are refused at the door: the game object's
+``is_quiet`` raises.
+
+The rule a student's ``quiescence(game, state, depth)`` must follow (the task file states it
+too):
+
+* above the horizon (fewer than ``depth`` plies below ``state``) it is alpha-beta exactly as
+  ``reference.search.alphabeta``: children in ``game.actions`` order, fail-soft, a cut when
+  ``beta <= alpha`` (``prune_on_equality=False``: ``beta < alpha``), terminal positions
+  scored with ``game.utility``;
+* at the horizon and beyond it a terminal position is scored with ``game.utility``; a
+  *quiet* position (``game.is_quiet``) with ``game.evaluate``; a *noisy* position is searched
+  on like any other, with **all** its moves (the horizon is extended, not narrowed to the
+  noisy moves) and **without stand-pat** (a noisy position is never evaluated while the
+  extension lasts);
+* the extension lasts at most ``extension`` plies beyond the horizon: a position
+  ``depth + extension`` plies below ``state`` is evaluated, quiet or not, and nothing below
+  it is visited.
+
+Every value is from the point of view of the player to move at ``state`` (MAX); whose turn
+it is at a node comes from ``game.to_move`` (in Kalah a move into one's own store gives
+another turn): the root player maximises, the other minimises.  Returns ``(value, action)``,
+the action the first optimal one in action order.
+"""
+
+from math import inf
+
+from grader.games.quiet import DEFAULT_EXTENSION
+
+
+def quiescence(game, state, depth, prune_on_equality=True, extension=DEFAULT_EXTENSION):
+    """Alpha-beta to ``depth`` plies, extended at noisy positions by up to ``extension``
+    plies (module docstring); values from the view of the player to move at ``state``.
+
+    >>> from grader.games import make_game
+    >>> game, root = make_game({"kind": "kalah", "board": [1, 0, 2, 0, 1, 2, 0, 0],
+    ...                         "noisy": "captures"})
+    >>> quiescence(game, root, 1)
+    (3, 0)
+    """
+    if depth is None or depth < 1:
+        raise ValueError("quiescence search extends the horizon of a depth-limited search: "
+                         "give a depth of at least one ply")
+    player = game.to_move(state)
+    limit = depth + extension
+
+    def cut(alpha, beta):
+        return beta <= alpha if prune_on_equality else beta < alpha
+
+    def value_of(node, alpha, beta, ply):
+        if game.is_terminal(node):
+            return game.utility(node, player), None
+        if ply >= depth and (ply >= limit or game.is_quiet(node)):
+            return game.evaluate(node, player), None
+        maximising = game.to_move(node) == player
+        best, best_action = (-inf if maximising else inf), None
+        for action in game.actions(node):
+            value, _ = value_of(game.result(node, action), alpha, beta, ply + 1)
+            if maximising:
+                if value > best:
+                    best, best_action = value, action
+                alpha = max(alpha, best)
+            else:
+                if value < best:
+                    best, best_action = value, action
+                beta = min(beta, best)
+            if cut(alpha, beta):
+                break
+        return best, best_action
+
+    return value_of(state, -inf, inf, 0)
+
+
+def quiescence_tree(game, state, depth, extension=DEFAULT_EXTENSION):
+    """The whole tree the rule searches (no pruning), for the checks: ``siblings`` (node ->
+    [parent, position]), ``horizon`` (the nodes it evaluates: quiet ones at or beyond the
+    horizon, and those at the extension's limit), ``terminals``, ``extension`` (the nodes
+    beyond the horizon), ``noisy`` (the noisy nodes at or beyond the horizon that are searched
+    on) and ``values`` (every node's minimax value under the rule, the root player's view)."""
+    player = game.to_move(state)
+    limit = depth + extension
+    facts = {"siblings": {}, "horizon": [], "terminals": [], "extension": [], "noisy": [],
+             "values": {}}
+
+    def walk(node, ply):
+        name = game.node_of(node)
+        if ply > depth:
+            facts["extension"].append(name)
+        if game.is_terminal(node):
+            facts["terminals"].append(name)
+            value = game.utility(node, player)
+        elif ply >= depth and (ply >= limit or game.is_quiet(node)):
+            facts["horizon"].append(name)
+            value = game.evaluate(node, player)
+        else:
+            if ply >= depth:
+                facts["noisy"].append(name)
+            children = []
+            for position, (_, child) in enumerate(game.successors(node)):
+                facts["siblings"][game.node_of(child)] = [name, position]
+                children.append(walk(child, ply + 1))
+            value = max(children) if game.to_move(node) == player else min(children)
+        facts["values"][name] = value
+        return value
+
+    walk(state, 0)
+    for key in ("horizon", "terminals", "extension", "noisy"):
+        facts[key] = sorted(facts[key])
+    facts["root"] = game.node_of(state)
+    return facts
