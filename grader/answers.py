@@ -12,6 +12,12 @@ from __future__ import annotations
 from .calls import Call
 from .checks.common import same_number
 from .games import make_game, make_rules
+from .proof import search_facts
+
+# The searches after alpha-beta (reference/transposition.py): alpha-beta with a table cuts by
+# the task's rule; all three are judged by what their visits prove.
+TABLE_SEARCHES = ("alphabeta_tt",)
+PROVEN_SEARCHES = ("alphabeta_tt", "negascout", "mtdf")
 
 
 def answer_call(call: Call) -> list[dict]:
@@ -103,14 +109,18 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
         return answer_maxn(spec, depth)
     search = SEARCHES[reference]
     game, root = make_game(spec)
-    if search is alphabeta:
+    if search is alphabeta or reference in TABLE_SEARCHES:
         value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
     else:
         value, action = search(game, root, depth)
     log = game.visit_log()
     values_game, values_root = make_game(spec)
     exact = action_values(values_game, values_root, depth, chance=reference == "expectimax")
+    # the searches after alpha-beta are judged against plain alpha-beta and minimax, and by
+    # what their visits prove (grader/proof.py)
+    extra = search_facts(spec, depth, prune_on_equality) if reference in PROVEN_SEARCHES else {}
     return adapt({
+        **extra,
         "value": value,
         "action": action,
         **tree_facts(spec, depth, chance=reference == "expectimax"),

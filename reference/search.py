@@ -239,3 +239,7 @@ def _less(remaining):
 
 SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax,
             "expectimax": expectimax, "maxn": maxn}
+
+# The search techniques after alpha-beta: transposition table, NegaScout, MTD(f).
+from .transposition import TRANSPOSITION_SEARCHES  # noqa: E402
+SEARCHES.update(TRANSPOSITION_SEARCHES)

@@ -64,3 +64,5 @@ from . import (action, count, evaluate, horizon, hygiene, random_trees, value,  
 
 KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
                                             random_trees, horizon, hygiene)}
+from . import table, window  # noqa: E402  (the searches after alpha-beta)
+KINDS.update({table.KIND: table, window.KIND: window})

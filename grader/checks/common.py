@@ -9,7 +9,8 @@ import operator
 from ..calls import Call
 from . import failed
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn")
+SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
+                    "alphabeta_tt", "negascout", "mtdf")  # reference/transposition.py
 # Searches whose value is a utility vector (n-player trees): no random two-player trees.
 VECTOR_SEARCHES = ("maxn",)
 
