@@ -28,6 +28,10 @@ N_PLAYER_COURSE = ROOT / "courses" / "three-player" / "tasks"
 # Negating on every ply is right wherever the players alternate: it shows only where a move
 # can give its player another turn (Kalah).
 EXTRA_TURNS = {"negate-every-ply"}
+# The searches after alpha-beta (transposition table, NegaScout, MTD(f)) are graded on their
+# own course, whose positions make each of their mistakes show.
+TRANSPOSITION_COURSE = ROOT / "courses" / "transposition" / "tasks"
+TRANSPOSITION_FUNCTIONS = ("alphabeta_tt", "negascout", "mtdf")
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -55,6 +59,21 @@ def write_mistaken_student(folder, function, mistake):
 
         def expectimax(game, state):
             return expectimax_family(game, state, mistake={mistakes.get('expectimax')!r})
+    """))
+    shutil.copy(ROOT / "reference" / "transposition_variants.py",
+                folder / "_transposition_variants.py")
+    faulty = {name: mistake if name == function else None for name in TRANSPOSITION_FUNCTIONS}
+    (folder / "transposition.py").write_text(textwrap.dedent(f"""
+        from _transposition_variants import FAMILIES
+
+        def alphabeta_tt(game, state, depth=None):
+            return FAMILIES["alphabeta_tt"](game, state, depth, mistake={faulty['alphabeta_tt']!r})
+
+        def negascout(game, state, depth=None):
+            return FAMILIES["negascout"](game, state, depth, mistake={faulty['negascout']!r})
+
+        def mtdf(game, state, depth=None):
+            return FAMILIES["mtdf"](game, state, depth, mistake={faulty['mtdf']!r})
     """))
     (folder / "minimax.py").write_text(textwrap.dedent(f"""
         from _variants import minimax_family, negamax_family
@@ -88,6 +107,8 @@ def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grad
     graded_on = course  # the bundled course
     if function == "maxn":
         graded_on = load_course(N_PLAYER_COURSE)
+    elif function in TRANSPOSITION_FUNCTIONS:
+        graded_on = load_course(TRANSPOSITION_COURSE)
     elif mistake in MULTI_PLAYER:
         graded_on = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
     elif mistake in NEEDS_STRICT_PRUNING:

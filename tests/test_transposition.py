@@ -307,3 +307,11 @@ def test_the_self_check_kit_judges_tables_without_the_reference(tmp_path):
     assert_same_feedback(mine, theirs)
     assert any(Catalogue("de").lookup("mistake.tt-bound-as-exact") in test["output"]
                for test in mine["tests"])
+
+
+def test_the_answer_cache_key_covers_the_new_modules():
+    # A changed table rule or proof must never be answered from a stale cache.
+    from grader.answer_cache import answer_sources
+    sources = {path.relative_to(ROOT).as_posix() for path in answer_sources()}
+    assert {"reference/transposition.py", "reference/transposition_variants.py",
+            "grader/proof.py"} <= sources
