@@ -222,6 +222,10 @@ def test_table_and_window_checks_refuse_what_they_cannot_judge():
                for line, m in problems), problems
     assert any(line == 21 and "at_most must be a whole number of nodes >= 1" in m
                for line, m in problems), problems
+    # exact visits are no fair check of a table: visited, count and horizon are refused
+    assert any(line == 28 and "a visited check does not apply to alphabeta_tt" in m
+               for line, m in problems), problems
+    assert len(problems) == 4, problems
 
 
 def test_the_courses_pins_match_the_reference(tt_course, book):
@@ -244,7 +248,7 @@ def test_the_answers_carry_the_counts_the_checks_compare_with():
 def graded(grade, tt_course):
     students = {name: STUDENTS / name for name in (*CORRECT, *FAULTY)}
     students.update({name: DATA / "transposition" / name
-                     for name in ("ohne-tabelle", "auswendig")})
+                     for name in ("ohne-tabelle", "auswendig", "tabelle-global")})
     return {name: grade(folder, tt_course) for name, folder in students.items()}
 
 
@@ -280,6 +284,17 @@ def test_plain_alpha_beta_handed_in_loses_the_table_points_where_a_table_saves(g
     assert failed == {"tt-ttt-ende/alphabeta_tt/table": "table.no-saving",
                       "tt-ttt-tiefe4/alphabeta_tt/table": "table.no-saving",
                       "tt-c4-tiefe4/alphabeta_tt/table": "table.no-saving"}
+
+
+def test_a_table_kept_between_calls_fails_hygiene_and_the_next_task(graded):
+    # The repeated call finds the root in the old table and searches nothing; the next task
+    # on the same board with a depth limit takes the entries searched to the end.
+    result = graded["tabelle-global"]
+    failed = {v.check.id: v.reason for v in result.verdicts if not v.passed}
+    assert failed == {"tt-ttt-ende/alphabeta_tt/hygiene": "search.none",
+                      "tt-ttt-tiefe4/alphabeta_tt/value": "value.wrong",
+                      "tt-ttt-tiefe4/alphabeta_tt/action": "action.suboptimal",
+                      "tt-ttt-tiefe4/alphabeta_tt/table": "table.value"}
 
 
 def test_answers_learnt_by_heart_earn_nothing_on_the_table_and_window_checks(graded):

@@ -13,6 +13,10 @@ SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
                     "alphabeta_tt", "negascout", "mtdf")  # reference/transposition.py
 # Searches whose value is a utility vector (n-player trees): no random two-player trees.
 VECTOR_SEARCHES = ("maxn",)
+# Searches whose visits rightly differ from their reference's (a table looked up before or
+# after is_terminal, leaves kept or not, re-searches with other windows): no check of exact
+# visits (visited, count, horizon, random-trees); the table and window checks bound them.
+VISITS_VARY = ("alphabeta_tt", "negascout", "mtdf")
 
 
 def search_call(task, function: str) -> Call:

@@ -10,7 +10,7 @@ Trees carry their heuristic values; tic-tac-toe gets a table of its task's ``heu
 """
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, PerObject, search_failure, single_search_call,
+from .common import (SEARCH_FUNCTIONS, VISITS_VARY, PerObject, search_failure, single_search_call,
                      static_nodes)
 
 KIND = "horizon"
@@ -18,7 +18,7 @@ OPTIONS = ()
 
 
 def applies_to(function):
-    return function in SEARCH_FUNCTIONS
+    return function in SEARCH_FUNCTIONS and function not in VISITS_VARY
 
 
 def parse_options(item, context, line):
