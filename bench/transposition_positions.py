@@ -14,6 +14,12 @@ course ``courses/transposition`` takes its positions from this script's output.
 
 Prints one line per position where at least one mistake changes the root, with the visits of
 plain alpha-beta, the reference and the least-saving correct table.
+
+Measured (seed 12): tic-tac-toe with 6 free cells, 49 of 252 boards (a bound stored as exact
+and swapped flags change the root on 16 each, NegaScout without its re-search on 21, MTD(f)
+without flags on 29); Kalah 3x3 at depth 5, 98 of 150 positions (an entry of a shallower
+search used: 2); Connect Four 4x4 (three in a row) to the end, 8 of 60, none of them by the
+table's mistakes.  On none of them does the reference's value differ from plain alpha-beta's.
 """
 
 from __future__ import annotations

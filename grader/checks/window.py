@@ -4,8 +4,9 @@ it), and its visited nodes prove the value (``grader/proof.py``).
 
 The count is a bound, not the reference's exact count: the textbook variants re-search with
 the window (v, beta) or (alpha, beta), fail hard or soft, and MTD(f)'s passes meet the table
-in different states, and each visits other nodes, all of them right.  Where an exact count is
-wanted, a task can pin the reference's with ``at_most``.
+in different states, and each visits other nodes, all of them right.  A task that wants a
+tighter bound sets ``at_most``.  What visits cannot show is a null window: plain alpha-beta
+handed in as ``negascout`` passes this check.
 """
 
 from .common import single_search_call
