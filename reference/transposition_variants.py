@@ -14,9 +14,16 @@ EXACT, LOWER, UPPER = "exact", "lower", "upper"
 
 # (Flagging an entry against the window narrowed by an earlier entry is no mistake: the
 # bounds it stores are weaker but true.)
-TABLE_MISTAKES = ("tt-bound-as-exact", "tt-ignores-depth", "tt-flags-swapped")
+#
+# A table's mistakes come in two forms, because correct tables visit different nodes: the
+# reference's (the table is looked up first, leaves are kept) and the *late* one (``-late``:
+# is_terminal and the depth are asked first, only inner nodes are kept), so that a mistake is
+# named in either.  Both forms of a mistake share their words in the message catalogue.
+LATE = "-late"
+TABLE_MISTAKES = ("tt-bound-as-exact", "tt-ignores-depth", "tt-flags-swapped",
+                  "tt-bound-as-exact-late", "tt-ignores-depth-late", "tt-flags-swapped-late")
 NEGASCOUT_MISTAKES = ("negascout-no-research",)
-MTDF_MISTAKES = ("mtdf-bound-as-exact",)
+MTDF_MISTAKES = ("mtdf-bound-as-exact", "mtdf-bound-as-exact-late")
 # A faulty MTD(f) may never settle; a variant gives up after this many passes.
 MAX_PASSES = 1000
 
@@ -28,9 +35,10 @@ def _less(remaining):
 class TableSearch:
     """Fail-soft alpha-beta over one transposition table, with one of ``TABLE_MISTAKES``."""
 
-    def __init__(self, game, player, prune_on_equality=True, mistake=None):
+    def __init__(self, game, player, prune_on_equality=True, mistake=None, late=False):
         self.game, self.player, self.mistake = game, player, mistake
         self.prune_on_equality = prune_on_equality
+        self.late = late        # is_terminal and the depth before the table; no leaves kept
         self.table = {}
 
     def cut(self, alpha, beta):
@@ -65,6 +73,11 @@ class TableSearch:
             return UPPER if self.mistake == "tt-flags-swapped" else LOWER
         return EXACT
 
+    def leaf(self, node, value, remaining):
+        if self.late:
+            return value, None
+        return self.store(node, value, EXACT, remaining)
+
     def store(self, node, value, flag, remaining, action=None):
         self.table[node] = (value, flag, remaining, action)
         return value, action
@@ -72,13 +85,18 @@ class TableSearch:
     def value_of(self, node, alpha, beta, remaining):
         game, player = self.game, self.player
         called_with = (alpha, beta)
-        settled, alpha, beta = self.probe(node, alpha, beta, remaining)
-        if settled is not None:
-            return settled
+        if not self.late:
+            settled, alpha, beta = self.probe(node, alpha, beta, remaining)
+            if settled is not None:
+                return settled
         if game.is_terminal(node):
-            return self.store(node, game.utility(node, player), EXACT, remaining)
+            return self.leaf(node, game.utility(node, player), remaining)
         if remaining == 0:
-            return self.store(node, game.evaluate(node, player), EXACT, remaining)
+            return self.leaf(node, game.evaluate(node, player), remaining)
+        if self.late:
+            settled, alpha, beta = self.probe(node, alpha, beta, remaining)
+            if settled is not None:
+                return settled
         maximising = game.to_move(node) == player
         best, best_action = (-inf if maximising else inf), None
         for action in game.actions(node):
@@ -96,9 +114,20 @@ class TableSearch:
         return self.store(node, best, self.flag(best, *called_with), remaining, best_action)
 
 
-def alphabeta_tt_family(game, state, depth=None, prune_on_equality=True, *, mistake=None):
-    """Alpha-beta with a transposition table, with one mistake."""
-    search = TableSearch(game, game.to_move(state), prune_on_equality, mistake)
+def _form(mistake):
+    """``(mistake, late)``: the mistake without its form, and whether it is the late form."""
+    if mistake is not None and mistake.endswith(LATE):
+        return mistake[:-len(LATE)], True
+    return mistake, False
+
+
+def alphabeta_tt_family(game, state, depth=None, prune_on_equality=True, *, mistake=None,
+                        late=False):
+    """Alpha-beta with a transposition table, with one mistake (``late``: in the late form,
+    also without a mistake)."""
+    mistake, late_form = _form(mistake)
+    search = TableSearch(game, game.to_move(state), prune_on_equality, mistake,
+                         late or late_form)
     return search.value_of(state, -inf, inf, depth)
 
 
@@ -138,10 +167,12 @@ def negascout_family(game, state, depth=None, prune_on_equality=True, *, mistake
     return value_of(state, -inf, inf, depth, 1)
 
 
-def mtdf_family(game, state, depth=None, prune_on_equality=True, *, mistake=None):
-    """MTD(f) from the first guess 0, with one mistake."""
+def mtdf_family(game, state, depth=None, prune_on_equality=True, *, mistake=None, late=False):
+    """MTD(f) from the first guess 0, with one mistake (``late``: its memory in the late
+    form, also without a mistake)."""
+    mistake, late_form = _form(mistake)
     table_mistake = "tt-bound-as-exact" if mistake == "mtdf-bound-as-exact" else None
-    search = TableSearch(game, game.to_move(state), True, table_mistake)
+    search = TableSearch(game, game.to_move(state), True, table_mistake, late or late_form)
     guess, action = 0, None
     lower, upper = -inf, inf
     for _ in range(MAX_PASSES):

@@ -30,6 +30,8 @@ STUDENTS = ROOT / "courses" / "transposition" / "submissions"
 CORRECT = ("korrekt", "korrekt-negamax")
 # example student -> (function, the mistake it makes)
 FAULTY = {"schranke-als-exakt": ("alphabeta_tt", "tt-bound-as-exact"),
+          # the same mistake in the negamax form, the table asked after is_terminal
+          "schranke-als-exakt-negamax": ("alphabeta_tt", "tt-bound-as-exact-late"),
           "flags-vertauscht": ("alphabeta_tt", "tt-flags-swapped"),
           "tabelle-ohne-tiefe": ("alphabeta_tt", "tt-ignores-depth"),
           "negascout-ohne-nachsuche": ("negascout", "negascout-no-research"),
@@ -98,6 +100,17 @@ def test_each_family_without_a_mistake_is_the_reference_call_for_call(function):
                         ({"kind": "kalah", "board": [0, 2, 3, 3, 6, 2, 0, 2],
                           "to_move": "MIN"}, 5)]:
         assert searched(reference, spec, depth) == searched(FAMILIES[function], spec, depth)
+
+
+@pytest.mark.parametrize("spec, depth", [({"kind": "tictactoe", "board": "X...OX..."}, None),
+                                         ({"kind": "tictactoe", "board": "X...O...."}, 4)])
+def test_the_late_form_of_a_table_is_the_most_frugal_table(spec, depth):
+    # The catalogue's second form of each table mistake is the table that asks is_terminal
+    # first and keeps no leaves: without a mistake, least_saving_visits call for call.
+    game, root = make_game(spec)
+    value, action = least_saving_visits(game, root, depth)
+    late = searched(lambda g, s, d: FAMILIES["alphabeta_tt"](g, s, d, late=True), spec, depth)
+    assert late == (value, action, game.visit_log())
 
 
 def test_the_table_rule_keeps_entries_of_shallower_searches_out():
@@ -230,8 +243,9 @@ def test_table_and_window_checks_refuse_what_they_cannot_judge():
 
 def test_the_courses_pins_match_the_reference(tt_course, book):
     assert verify_pins(tt_course, book) == []
-    assert {task.id for task in tt_course.tasks} == {"tt-ttt-ende", "tt-ttt-tiefe4",
-                                                  "tt-kalah-tiefe5", "tt-c4-tiefe4"}
+    assert {task.id for task in tt_course.tasks} == {
+        "tt-ttt-ende", "tt-ttt-tiefe4", "tt-kalah-tiefe5", "tt-kalah-tiefe5-zweite",
+        "tt-c4-tiefe4"}
 
 
 def test_the_answers_carry_the_counts_the_checks_compare_with():
