@@ -28,6 +28,8 @@ def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
     """The facts a ``table``/``window`` check judges by, besides the reference's own answer:
 
     * ``compared``: the nodes plain alpha-beta (the task's cut rule) and minimax visit;
+    * ``plain_value``: plain alpha-beta's value (``grader validate`` refuses a task where a
+      table's value differs from it, see ``grader.pins``);
     * ``least_saving``: the nodes the most frugal correct transposition table visits
       (``reference.transposition.least_saving_visits``);
     * ``transposed``: node -> the first node of its position (only nodes that are not first);
@@ -35,10 +37,10 @@ def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
     """
     from reference.search import alphabeta
     from reference.transposition import least_saving_visits
-    counts = {}
+    counts, values = {}, {}
     for name, search in (("alphabeta", alphabeta), ("least", least_saving_visits)):
         game, root = make_game(spec)
-        search(game, root, depth, prune_on_equality=prune_on_equality)
+        values[name], _ = search(game, root, depth, prune_on_equality=prune_on_equality)
         counts[name] = len(game.visit_log()["visits"])
     rules = make_rules(spec)
     player = rules.to_move(rules.initial_state())
@@ -64,6 +66,7 @@ def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
             stack.append((child, rules.node_name(name, action, child),
                           None if remaining is None else remaining - 1))
     return {"compared": {"alphabeta": counts["alphabeta"], "minimax": nodes},
+            "plain_value": values["alphabeta"],
             "least_saving": counts["least"], "transposed": transposed,
             "min_nodes": sorted(min_nodes)}
 

@@ -23,9 +23,12 @@ and used only if its depth is at least the remaining depth (an entry searched to
 serves every depth).  An ``exact`` entry is returned at once; a ``lower`` entry raises alpha,
 an ``upper`` entry lowers beta, and if then ``beta <= alpha`` the entry's value is returned
 without a search.  Otherwise the state is searched with the narrowed window, and its new entry
-is flagged against the window the state was *called* with.  In the games the exercises use,
-a position is always reached after the same number of plies (tic-tac-toe, Connect Four) or
-the task searches to the end, so every value equals plain alpha-beta's.
+is flagged against the window the state was *called* with.  In tic-tac-toe and Connect Four
+a position is always reached after the same number of plies, and a search to the end needs
+no depth, so the value is plain alpha-beta's.  In Kalah a position can recur with fewer plies
+left than when it was stored (extra turns), and the deeper entry may then change the value:
+``grader validate`` refuses such a task (``grader.pins``), and
+``bench/transposition_positions.py`` reports such positions as unfair.
 
 **NegaScout** (principal variation search) searches the first child with the full window and
 every later child with the null window (alpha, alpha + 1); a child that fails high inside the

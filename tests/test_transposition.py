@@ -241,6 +241,12 @@ def test_table_and_window_checks_refuse_what_they_cannot_judge():
     assert len(problems) == 4, problems
 
 
+def test_a_task_where_a_deeper_entry_changes_the_value_is_refused(book):
+    problems = verify_pins(load_course(DATA / "transposition" / "unfair.yaml"), book)
+    assert [(p.line, "with its table the reference finds 8, plain alpha-beta 6" in p.message)
+            for p in problems] == [(4, True)]
+
+
 def test_the_courses_pins_match_the_reference(tt_course, book):
     assert verify_pins(tt_course, book) == []
     assert {task.id for task in tt_course.tasks} == {
