@@ -43,6 +43,7 @@ from grader.tasks import load_course  # noqa: E402
 from reference.search import SEARCHES  # noqa: E402
 from reference.variants import MISTAKES_OF, run  # noqa: E402
 from test_mistakes import (EXTRA_TURNS, MULTI_PLAYER, NEEDS_STRICT_PRUNING,  # noqa: E402
+                           TRANSPOSITION_COURSE, TRANSPOSITION_FUNCTIONS,
                            write_mistaken_student)
 
 
@@ -98,7 +99,9 @@ def main():
     args = parser.parse_args()
     bundled, multi, strict, kalah = courses()
     three_player = load_course(ROOT / "courses" / "three-player" / "tasks")
-    prepared = {id(c): prepare(c) for c in (bundled, multi, strict, kalah, three_player)}
+    transposition = load_course(TRANSPOSITION_COURSE)
+    prepared = {id(c): prepare(c) for c in (bundled, multi, strict, kalah, three_player,
+                                             transposition)}
     stage = tempfile.mkdtemp()
     child = stage_runner(Path(stage))
     trees = baseline_trees()
@@ -108,6 +111,8 @@ def main():
             course = three_player if function == "maxn" else multi if mistake in MULTI_PLAYER else (
                 strict if mistake in NEEDS_STRICT_PRUNING else (
                     kalah if mistake in EXTRA_TURNS else bundled))
+            if function in TRANSPOSITION_FUNCTIONS:
+                course = transposition
             plan, answers = prepared[id(course)]
             folder = Path(tempfile.mkdtemp()) / mistake
             write_mistaken_student(folder, function, mistake)

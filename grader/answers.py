@@ -53,6 +53,11 @@ def make_game(spec, limit: int | None = None):
     its root: every search this module runs goes through it."""
     game = BoundedGame(make_rules(spec), REFERENCE_VISIT_LIMIT if limit is None else limit)
     return game, game.root()
+from .proof import search_facts
+
+# The searches after alpha-beta (reference/transposition.py), judged by what their visits
+# prove (alpha-beta with a table cuts by the task's rule: its signature takes it).
+PROVEN_SEARCHES = ("alphabeta_tt", "negascout", "mtdf")
 
 
 def answer_call(call: Call) -> list[dict]:
@@ -159,7 +164,11 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     log = game.visit_log()
     values_game, values_root = make_game(spec)
     exact = action_values(values_game, values_root, depth, chance=reference == "expectimax")
+    # the searches after alpha-beta are judged against plain alpha-beta and minimax, and by
+    # what their visits prove (grader/proof.py)
+    extra = search_facts(spec, depth, prune_on_equality) if reference in PROVEN_SEARCHES else {}
     return adapt({
+        **extra,
         "value": value,
         "action": action,
         **tree_facts(spec, depth, chance=reference == "expectimax"),

@@ -21,6 +21,7 @@ def pruned_nodes(task, function: str, answers: AnswerBook) -> list[str]:
 def verify_pins(course, answers: AnswerBook) -> list[Problem]:
     problems = []
     for task in course.tasks:
+        problems += _table_changes_value(task, answers)
         for function, fields, _ in task.pins:
             answer = answers[search_call(task, function)][0]
             for name, pinned, line in fields:
@@ -61,3 +62,22 @@ def _compare(task, function, name, pinned, answer, answers) -> str | None:
         return None if pinned_list == actual else (f"pruned is pinned to {list(pinned)!r}, the "
                                                    f"reference never visits {actual!r}")
     return f"unknown pin {name!r}"
+
+
+def _table_changes_value(task, answers) -> list[Problem]:
+    """A search with a table must find plain alpha-beta's value; where a position recurs with
+    fewer plies left than when it was stored (Kalah's extra turns), the entry of the deeper
+    search is used and may change it: such a task is refused."""
+    problems = []
+    for function in task.functions:
+        if task.reference_of(function) not in ("alphabeta_tt", "mtdf") or task.game_spec is None:
+            continue
+        answer = answers[search_call(task, function)][0]
+        if "plain_value" in answer and not same_number(answer["value"], answer["plain_value"]):
+            problems.append(Problem(task.file, task.line, (
+                f"{task.id}, {function}: with its table the reference finds "
+                f"{answer['value']!r}, plain alpha-beta {answer['plain_value']!r}: a position "
+                "recurs with fewer plies left than when it was stored, and the entry of the "
+                "deeper search is used; choose another position or depth "
+                "(bench/transposition_positions.py finds fair ones)")))
+    return problems

@@ -57,7 +57,8 @@ from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
-                    "alphabeta_killer", "quiescence")
+                    "alphabeta_killer", "quiescence",
+                    "alphabeta_tt", "negascout", "mtdf")  # reference/transposition.py
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "kalah", "connect4", "none")

@@ -243,6 +243,8 @@ SEARCHES = {"minimax": minimax, "alphabeta": alphabeta, "negamax": negamax,
 # The search techniques after alpha-beta, in modules of their own, called like these.
 from .quiescence import quiescence  # noqa: E402
 from .techniques import alphabeta_killer  # noqa: E402
+from .transposition import TRANSPOSITION_SEARCHES  # noqa: E402
 
 SEARCHES["alphabeta_killer"] = alphabeta_killer
 SEARCHES["quiescence"] = quiescence
+SEARCHES.update(TRANSPOSITION_SEARCHES)

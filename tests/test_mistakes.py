@@ -28,11 +28,14 @@ N_PLAYER_COURSE = ROOT / "courses" / "three-player" / "tasks"
 # Negating on every ply is right wherever the players alternate: it shows only where a move
 # can give its player another turn (Kalah).
 EXTRA_TURNS = {"negate-every-ply"}
-# The search techniques after alpha-beta are graded on their own courses (quiescence search
-# needs a task's noisy positions).
+# The search techniques after alpha-beta are graded on their own courses, whose positions make
+# each of their mistakes show (quiescence search needs a task's noisy positions).
+TRANSPOSITION_FUNCTIONS = ("alphabeta_tt", "negascout", "mtdf")
 TECHNIQUE_COURSES = {"order": ROOT / "courses" / "zugsortierung" / "tasks",
                      "alphabeta_killer": ROOT / "courses" / "zugsortierung" / "tasks",
-                     "quiescence": ROOT / "courses" / "ruhesuche" / "tasks"}
+                     "quiescence": ROOT / "courses" / "ruhesuche" / "tasks",
+                     **{function: ROOT / "courses" / "transposition" / "tasks"
+                        for function in TRANSPOSITION_FUNCTIONS}}
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
          for mistake in mistakes]
 
@@ -80,6 +83,21 @@ def write_mistaken_student(folder, function, mistake):
 
         def expectimax(game, state):
             return expectimax_family(game, state, mistake={mistakes.get('expectimax')!r})
+    """))
+    shutil.copy(ROOT / "reference" / "transposition_variants.py",
+                folder / "_transposition_variants.py")
+    faulty = {name: mistake if name == function else None for name in TRANSPOSITION_FUNCTIONS}
+    (folder / "transposition.py").write_text(textwrap.dedent(f"""
+        from _transposition_variants import FAMILIES
+
+        def alphabeta_tt(game, state, depth=None):
+            return FAMILIES["alphabeta_tt"](game, state, depth, mistake={faulty['alphabeta_tt']!r})
+
+        def negascout(game, state, depth=None):
+            return FAMILIES["negascout"](game, state, depth, mistake={faulty['negascout']!r})
+
+        def mtdf(game, state, depth=None):
+            return FAMILIES["mtdf"](game, state, depth, mistake={faulty['mtdf']!r})
     """))
     (folder / "minimax.py").write_text(textwrap.dedent(f"""
         from _variants import minimax_family, negamax_family

@@ -70,7 +70,6 @@ from . import ordering  # noqa: E402
 KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
                                             random_trees, horizon, hygiene)}
 # The search techniques after alpha-beta.
-from . import quiescence  # noqa: E402
+from . import quiescence, table, window  # noqa: E402
 
-KINDS[ordering.KIND] = ordering
-KINDS[quiescence.KIND] = quiescence
+KINDS.update({module.KIND: module for module in (ordering, quiescence, table, window)})

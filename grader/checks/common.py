@@ -10,13 +10,18 @@ from ..calls import Call
 from . import failed
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
-                    "alphabeta_killer", "quiescence")
+                    "alphabeta_killer", "quiescence",
+                    "alphabeta_tt", "negascout", "mtdf")  # reference/transposition.py
 # Searches whose value is a utility vector (n-player trees): no random two-player trees.
 VECTOR_SEARCHES = ("maxn",)
 # Searches that need their task's own game (quiescence: the task's noisy positions): no
 # random trees or hygiene trees, which have no such rule, and no plain horizon check (its
 # horizon is the task's depth; quiescence's own check judges the extended one).
 GAME_ONLY_SEARCHES = ("quiescence",)
+# Searches whose visits rightly differ from their reference's (a table looked up before or
+# after is_terminal, leaves kept or not, re-searches with other windows): no check of exact
+# visits (visited, count, horizon, random-trees); the table and window checks bound them.
+VISITS_VARY = ("alphabeta_tt", "negascout", "mtdf")
 
 
 def search_call(task, function: str) -> Call:

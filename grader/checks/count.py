@@ -7,7 +7,7 @@ earned by doing nothing).
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, search_failure, single_search_call
+from .common import SEARCH_FUNCTIONS, VISITS_VARY, search_failure, single_search_call
 
 KIND = "count"
 OPTIONS = ("bound", "slack")
@@ -15,7 +15,7 @@ BOUNDS = ("equal", "at_most", "at_least")
 
 
 def applies_to(function):
-    return function in SEARCH_FUNCTIONS
+    return function in SEARCH_FUNCTIONS and function not in VISITS_VARY
 
 
 def parse_options(item, context, line):

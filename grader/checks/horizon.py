@@ -10,15 +10,16 @@ Trees carry their heuristic values; tic-tac-toe gets a table of its task's ``heu
 """
 
 from . import failed, passed
-from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, PerObject, search_failure,
-                     single_search_call, static_nodes)
+from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VISITS_VARY, PerObject,
+                     search_failure, single_search_call, static_nodes)
 
 KIND = "horizon"
 OPTIONS = ()
 
 
 def applies_to(function):
-    return function in SEARCH_FUNCTIONS and function not in GAME_ONLY_SEARCHES
+    return (function in SEARCH_FUNCTIONS and function not in GAME_ONLY_SEARCHES
+            and function not in VISITS_VARY)
 
 
 def parse_options(item, context, line):

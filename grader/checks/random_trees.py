@@ -25,7 +25,8 @@ from dataclasses import replace
 from ..calls import Call, canonical
 from ..randomtrees import Shape, generate, horizons, rounds_to_leaves, size, to_pacman, to_yaml
 from . import failed, passed
-from .common import GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, PerObject, read_search_result, same_number
+from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, VISITS_VARY,
+                     PerObject, read_search_result, same_number)
 from .horizon import discipline
 from .visited import compare_visits
 
@@ -41,7 +42,7 @@ MULTI_AGENT = "multi-agent"
 def applies_to(function):
     # two-player trees of its own: not for max^n, whose trees have utility vectors
     return (function in SEARCH_FUNCTIONS and function not in VECTOR_SEARCHES
-            and function not in GAME_ONLY_SEARCHES)
+            and function not in GAME_ONLY_SEARCHES and function not in VISITS_VARY)
 
 
 def _range(item, key, default, context, low, high):

@@ -8,7 +8,7 @@ student visits and the reference does not was searched although the reference cu
 """
 
 from . import failed, passed
-from .common import (SEARCH_FUNCTIONS, PerObject, first_difference, search_failure,
+from .common import (SEARCH_FUNCTIONS, VISITS_VARY, PerObject, first_difference, search_failure,
                      single_search_call)
 
 KIND = "visited"
@@ -20,7 +20,7 @@ REORDERING = ("alphabeta_killer",)
 
 
 def applies_to(function):
-    return function in SEARCH_FUNCTIONS
+    return function in SEARCH_FUNCTIONS and function not in VISITS_VARY
 
 
 def parse_options(item, context, line):
