@@ -21,6 +21,11 @@ def answer_call(call: Call) -> list[dict]:
     if call.convention == "plain":
         evaluation = EVALUATIONS[call.reference]
         return [{"value": evaluation(*item)} for item in call.inputs()]
+    from reference.deepening import TECHNIQUES
+    if call.reference in TECHNIQUES:
+        from .deepening_answers import answer_deepening
+        return [answer_deepening(call.reference, spec, reference_depth(call, spec),
+                                 call.prune_on_equality) for spec in call.inputs()]
     return [answer_search(call.reference, spec, reference_depth(call, spec),
                           call.prune_on_equality, call.convention) for spec in call.inputs()]
 

@@ -12,6 +12,7 @@ message catalogue, in the page's language: ``mistake.<id>`` (what the mistake is
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -52,18 +53,23 @@ class _BoundedGame(RecordingGame):
 def variant_answers(call, mistake: str) -> list[dict]:
     """What the variant with ``mistake`` does on each input of a search call, reported as the
     call's convention reports it (``{"error": ...}`` where it fails or visits too much)."""
-    from reference.variants import run
+    from reference.variants import WHOLE_REPLY, run
     function = call.reference
     answers = []
     for spec in call.inputs():
         game = _BoundedGame(make_rules(spec))
         root = game.root()
         try:
-            value, action = run(mistake, function, game, root, reference_depth(call, spec),
-                                call.prune_on_equality, search_options(function, spec))
+            returned = run(mistake, function, game, root, reference_depth(call, spec),
+                           call.prune_on_equality, search_options(function, spec))
         except Exception as error:  # e.g. a variant that loops past a terminal node
             answers.append({"error": type(error).__name__})
             continue
+        if function in WHOLE_REPLY:   # compared by the whole reply, as plain JSON
+            answers.append({"returned": json.loads(json.dumps(returned)),
+                            "visits": game.visit_log()["visits"]})
+            continue
+        value, action = returned
         answers.append(adapt({"value": value, "action": action,
                               "visits": game.visit_log()["visits"]}, call.convention, spec))
     return answers
@@ -74,6 +80,9 @@ def behaves_alike(outcome, answer: dict) -> bool:
     only what the convention returns is compared."""
     if "error" in answer or outcome.status != "ok" or outcome.log is None:
         return False
+    if "returned" in answer:
+        return same_reply(outcome.returned, answer["returned"]) \
+            and outcome.log["visits"] == answer["visits"]
     value, action, _ = read_search_result(outcome.returned)
     if answer.get("returns_value", True) and (value is None
                                                or not same_number(value, answer["value"])):
@@ -81,6 +90,28 @@ def behaves_alike(outcome, answer: dict) -> bool:
     if answer.get("returns_action", True) and action != answer["action"]:
         return False
     return outcome.log["visits"] == answer["visits"]
+
+
+def same_reply(a, b) -> bool:
+    """Equal plain JSON replies, numbers compared as ``same_number`` does."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_reply(x, y) for x, y in zip(a, b))
+    numbers = [isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)]
+    if all(numbers):
+        return same_number(a, b)
+    return not any(numbers) and a == b
+
+
+def same_as_reference(variant: dict, reference: dict) -> bool:
+    """Whether a variant's answer is the reference's own (then it names no mistake)."""
+    if "error" in variant:
+        return False
+    if "returned" in variant:
+        return same_reply(variant["returned"], reference["returned"]) \
+            and variant["visits"] == reference["visits"]
+    return (same_number(variant["value"], reference["value"])
+            and variant["action"] == reference["action"]
+            and variant["visits"] == reference["visits"])
 
 
 def diagnose(mistakes, runs, variant_of, excluded=frozenset()) -> list[str]:
@@ -108,9 +139,7 @@ def diagnose(mistakes, runs, variant_of, excluded=frozenset()) -> list[str]:
                 if not behaves_alike(outcome, variant):
                     alike = False
                     break
-                if not ("error" not in variant and same_number(variant["value"], ref["value"])
-                        and variant["action"] == ref["action"]
-                        and variant["visits"] == ref["visits"]):
+                if not same_as_reference(variant, ref):
                     differs += 1
             if not alike:
                 break

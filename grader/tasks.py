@@ -596,9 +596,11 @@ class _SheetReader:
         return [f for f in value if f in modules]
 
     def references(self, raw, functions) -> dict:
+        from reference.deepening import TECHNIQUES
         from reference.evaluation import EVALUATIONS
         from reference.search import SEARCHES
         known = {**{name: "search" for name in SEARCHES}, **{name: "evaluation" for name in EVALUATIONS}}
+        known.update({name: "search" for name in TECHNIQUES})
         value = raw.get("reference", {})
         result = {f: DEFAULT_REFERENCES[f] for f in functions if f in DEFAULT_REFERENCES}
         if not isinstance(value, dict):
@@ -615,7 +617,7 @@ class _SheetReader:
             else:
                 result[function] = name
         for function in functions:
-            if function not in SEARCHES and function not in result:
+            if function not in SEARCHES and function not in TECHNIQUES and function not in result:
                 self.problem(raw.line_of("functions") if "functions" in raw else raw.line,
                              f"say which model solution {function!r} is compared with, e.g. "
                              f"reference: {{{function}: tictactoe-lines}}")

@@ -265,11 +265,22 @@ MAXN_MISTAKES = ("paranoid", "alternation", "root-component", "next-player-compo
 MISTAKES_OF = {"minimax": MINIMAX_MISTAKES, "alphabeta": ALPHABETA_MISTAKES,
                "negamax": NEGAMAX_MISTAKES, "expectimax": EXPECTIMAX_MISTAKES,
                "maxn": MAXN_MISTAKES}
+# Iterative deepening and the principal variation: their variants are in
+# reference/deepening_variants.py; they return more than (value, action), so a student is
+# compared with them by the whole reply (``WHOLE_REPLY``, see grader/mistakes.py).
+MISTAKES_OF.update({
+    "iterative_deepening": ("iterations-from-zero", "last-iteration-missing",
+                            "first-iteration-action"),
+    "principal_variation": ("line-reversed", "line-of-last-child", "line-one-short")})
+WHOLE_REPLY = ("iterative_deepening", "principal_variation")
 
 
 def run(mistake, function, game, state, depth=None, prune_on_equality=True, options=None):
     if mistake not in MISTAKES_OF[function]:
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
+    if function in ("iterative_deepening", "principal_variation"):
+        from reference.deepening_variants import run as run_deepening   # in the parent only
+        return run_deepening(mistake, function, game, state, depth, prune_on_equality)
     if function == "maxn":
         return maxn_family(game, state, depth, mistake=mistake, **(options or {}))
     if function == "negamax":

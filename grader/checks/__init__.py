@@ -64,3 +64,6 @@ from . import (action, count, evaluate, horizon, hygiene, random_trees, value,  
 
 KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
                                             random_trees, horizon, hygiene)}
+# Iterative deepening and the principal variation (issue 12).
+from . import iteration_visits, iterations, line  # noqa: E402
+KINDS.update({module.KIND: module for module in (iterations, iteration_visits, line)})

@@ -7,6 +7,12 @@ subclass of the state's natural type (``str`` for boards and tree nodes, ``tuple
 matchstick game) that carries its node name; it compares, hashes and prints exactly like the
 plain value.  Generating children (``result``, ``successors``) visits only the parent.
 
+Searches from the root that repeat (iterative deepening: one search per depth) are told apart
+as *rounds*: a round ends when a child of the root is generated a second time (``result`` or
+``successors`` on the root for an action already generated in the round).  Each round keeps
+its own first visits of the nodes below the root, its ``utility`` and ``evaluate`` calls; the
+log lists them (``rounds``) only when there were at least two.
+
 Runs next to student code: standard library only, never imports ``reference``.
 """
 
@@ -36,6 +42,7 @@ class VisitLog:
         self.utility_calls = []
         self.evaluate_calls = []
         self.foreign_states = 0
+        self.rounds = [_Round()]
 
     def visit(self, node_name):
         if node_name not in self.seen:
@@ -43,12 +50,34 @@ class VisitLog:
             self.visits.append(node_name)
 
     def as_json(self):
-        return {
+        log = {
             "visits": list(self.visits),
             "utility_calls": list(self.utility_calls),
             "evaluate_calls": list(self.evaluate_calls),
             "foreign_states": self.foreign_states,
         }
+        rounds = [r for r in self.rounds if r.visits]
+        if len(rounds) > 1:
+            log["rounds"] = [r.as_json() for r in rounds]
+        return log
+
+
+class _Round:
+    """One search from the root: its first visits of nodes below the root, and the nodes it
+    asked ``utility`` and ``evaluate`` of."""
+
+    def __init__(self):
+        self.visits, self.seen, self.generated = [], set(), set()
+        self.utility_calls, self.evaluate_calls = [], []
+
+    def visit(self, node_name, root_name):
+        if node_name != root_name and node_name not in self.seen:
+            self.seen.add(node_name)
+            self.visits.append(node_name)
+
+    def as_json(self):
+        return {"visits": list(self.visits), "utility_calls": list(self.utility_calls),
+                "evaluate_calls": list(self.evaluate_calls)}
 
 
 class RecordingGame:
@@ -64,11 +93,13 @@ class RecordingGame:
     def __init__(self, rules):
         self._rules = rules
         self._log = VisitLog()
+        self._root_name = None
 
     # -- bookkeeping -------------------------------------------------------------------
     def root(self):
         state = self._rules.initial_state()
-        return tag(state, self._rules.identify(state) or "root")
+        self._root_name = self._rules.identify(state) or "root"
+        return tag(state, self._root_name)
 
     def node_of(self, state):
         """The node name of a state handed out by this game, or None for a foreign one."""
@@ -83,7 +114,17 @@ class RecordingGame:
             self._log.foreign_states += 1
         else:
             self._log.visit(name)
+            self._log.rounds[-1].visit(name, self._root_name)
         return name
+
+    def _generating(self, parent, action):
+        """A child of the root generated again starts a new round."""
+        if parent is None or parent != self._root_name:
+            return
+        key = repr(action)
+        if key in self._log.rounds[-1].generated:
+            self._log.rounds.append(_Round())
+        self._log.rounds[-1].generated.add(key)
 
     def visit_log(self):
         return self._log.as_json()
@@ -100,6 +141,7 @@ class RecordingGame:
     def result(self, state, action):
         parent = self.node_of(state)
         child = self._rules.result(state, action)
+        self._generating(parent, action)
         if parent is None:
             return child
         return tag(child, self._rules.node_name(parent, action, child))
@@ -115,11 +157,13 @@ class RecordingGame:
     def utility(self, state, player):
         name = self._visit(state)
         self._log.utility_calls.append(name)
+        self._log.rounds[-1].utility_calls.append(name)
         return self._rules.utility(state, player)
 
     def evaluate(self, state, player):
         name = self._visit(state)
         self._log.evaluate_calls.append(name)
+        self._log.rounds[-1].evaluate_calls.append(name)
         return self._rules.evaluate(state, player)
 
     # -- n-player trees and chance -----------------------------------------------------
