@@ -28,8 +28,11 @@ N_PLAYER_COURSE = ROOT / "courses" / "three-player" / "tasks"
 # Negating on every ply is right wherever the players alternate: it shows only where a move
 # can give its player another turn (Kalah).
 EXTRA_TURNS = {"negate-every-ply"}
+# Iterative deepening and the principal variation have a course of their own, where
+# tests/test_iterative_pv.py grades one example student per mistake.
+OWN_COURSE = {"iterative_deepening", "principal_variation"}
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
-         for mistake in mistakes]
+         for mistake in mistakes if function not in OWN_COURSE]
 
 
 def write_mistaken_student(folder, function, mistake):
