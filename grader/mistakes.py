@@ -52,32 +52,48 @@ class _BoundedGame(RecordingGame):
 
 def variant_answers(call, mistake: str) -> list[dict]:
     """What the variant with ``mistake`` does on each input of a search call, reported as the
-    call's convention reports it (``{"error": ...}`` where it fails or visits too much)."""
-    from reference.variants import WHOLE_REPLY, run
-    function = call.reference
+    call's convention reports it (``{"error": ...}`` where it fails or visits too much).
+
+    Where the model solution leaves a choice open (``reference.variants.STYLES_OF``: does
+    iterative deepening try the previous iteration's best move first?), the variant runs in
+    each style: the first is the answer, the others its ``alternatives``, and a student who
+    behaves like any of them behaves like the variant."""
+    from reference.variants import STYLES_OF
+    styles = STYLES_OF.get(call.reference, (None,))
     answers = []
     for spec in call.inputs():
-        game = _BoundedGame(make_rules(spec))
-        root = game.root()
-        try:
-            returned = run(mistake, function, game, root, reference_depth(call, spec),
-                           call.prune_on_equality, search_options(function, spec))
-        except Exception as error:  # e.g. a variant that loops past a terminal node
-            answers.append({"error": type(error).__name__})
-            continue
-        if function in WHOLE_REPLY:   # compared by the whole reply, as plain JSON
-            answers.append({"returned": json.loads(json.dumps(returned)),
-                            "visits": game.visit_log()["visits"]})
-            continue
-        value, action = returned
-        answers.append(adapt({"value": value, "action": action,
-                              "visits": game.visit_log()["visits"]}, call.convention, spec))
+        found = [_variant_answer(call, spec, mistake, style) for style in styles]
+        answers.append({**found[0], "alternatives": [{**other, "alternative": True}
+                                                     for other in found[1:]]}
+                       if len(found) > 1 else found[0])
     return answers
+
+
+def _variant_answer(call, spec, mistake: str, style) -> dict:
+    from reference.variants import WHOLE_REPLY, run
+    function = call.reference
+    game = _BoundedGame(make_rules(spec))
+    root = game.root()
+    try:
+        returned = run(mistake, function, game, root, reference_depth(call, spec),
+                       call.prune_on_equality, search_options(function, spec),
+                       **({"style": style} if style else {}))
+    except Exception as error:  # e.g. a variant that loops past a terminal node
+        return {"error": type(error).__name__}
+    if function in WHOLE_REPLY:   # compared by the whole reply, as plain JSON
+        return {"returned": json.loads(json.dumps(returned)),
+                "visits": game.visit_log()["visits"]}
+    value, action = returned
+    return adapt({"value": value, "action": action, "visits": game.visit_log()["visits"]},
+                 call.convention, spec)
 
 
 def behaves_alike(outcome, answer: dict) -> bool:
     """Same value, action and visit sequence (a student's outcome vs. a search's answer);
-    only what the convention returns is compared."""
+    only what the convention returns is compared.  An answer with ``alternatives`` (the same
+    variant in another style) is matched by any of them."""
+    if any(behaves_alike(outcome, other) for other in answer.get("alternatives", ())):
+        return True
     if "error" in answer or outcome.status != "ok" or outcome.log is None:
         return False
     if "returned" in answer:
@@ -103,12 +119,14 @@ def same_reply(a, b) -> bool:
 
 
 def same_as_reference(variant: dict, reference: dict) -> bool:
-    """Whether a variant's answer is the reference's own (then it names no mistake)."""
+    """Whether a variant's answer is the reference's own (then it names no mistake).  The
+    variant in another style than the model solution's (``alternative``) visits other nodes
+    anyway: it is the reference's own when it returns the same."""
     if "error" in variant:
         return False
     if "returned" in variant:
-        return same_reply(variant["returned"], reference["returned"]) \
-            and variant["visits"] == reference["visits"]
+        return same_reply(variant["returned"], reference["returned"]) and (
+            variant.get("alternative") or variant["visits"] == reference["visits"])
     return (same_number(variant["value"], reference["value"])
             and variant["action"] == reference["action"]
             and variant["visits"] == reference["visits"])
@@ -139,7 +157,9 @@ def diagnose(mistakes, runs, variant_of, excluded=frozenset()) -> list[str]:
                 if not behaves_alike(outcome, variant):
                     alike = False
                     break
-                if not same_as_reference(variant, ref):
+                matched = next((other for other in variant.get("alternatives", ())
+                                if behaves_alike(outcome, other)), variant)
+                if not same_as_reference(matched, ref):
                     differs += 1
             if not alike:
                 break

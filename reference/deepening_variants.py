@@ -5,8 +5,9 @@ Each variant makes the same calls on the game object, in the same order, as a st
 with that one mistake, so that ``grader.mistakes`` can compare what it returns and visits with
 a student's.  The words (``mistake.<id>``, ``pseudocode.<id>``) are in the message catalogue.
 
-Iterative deepening (each iteration tries the previous iteration's best move first, as the
-model solution does):
+Iterative deepening, in two styles (``STYLES_OF`` in ``reference/variants.py``): each
+iteration tries the previous iteration's best move first, as the model solution does
+(``best-move-first``), or keeps the game's order (``game-order``):
 
 * ``iterations-from-zero``: ``for d in range(depth)``: iterations to depth 0 .. depth-1, the
   first one only evaluates the root, the last one is missing;
@@ -72,13 +73,16 @@ def _alphabeta(game, state, depth, prune_on_equality, first=None, mistake=None):
     return value_of(state, -inf, inf, depth, True)
 
 
-def iterative_deepening(game, state, depth, prune_on_equality=True, mistake=None):
+def iterative_deepening(game, state, depth, prune_on_equality=True, mistake=None,
+                        style="best-move-first"):
+    reorder = style == "best-move-first"
     first, last = (0, depth) if mistake == "iterations-from-zero" else (1, depth + 1)
     if mistake == "last-iteration-missing":
         last = depth
     iterations, best = [], None
     for limit in range(first, last):
-        value, action, _ = _alphabeta(game, state, limit, prune_on_equality, first=best)
+        value, action, _ = _alphabeta(game, state, limit, prune_on_equality,
+                                      first=best if reorder else None)
         if mistake == "first-iteration-action":
             if best is None:
                 best = action
@@ -89,7 +93,7 @@ def iterative_deepening(game, state, depth, prune_on_equality=True, mistake=None
     return iterations
 
 
-def principal_variation(game, state, depth, prune_on_equality=True, mistake=None):
+def principal_variation(game, state, depth, prune_on_equality=True, mistake=None, style=None):
     value, _, line = _alphabeta(game, state, depth, prune_on_equality, mistake=mistake)
     return value, line
 
@@ -98,9 +102,12 @@ VARIANTS = {"iterative_deepening": iterative_deepening,
             "principal_variation": principal_variation}
 
 
-def run(mistake, function, game, state, depth, prune_on_equality=True):
+def run(mistake, function, game, state, depth, prune_on_equality=True, style=None):
     """What the variant of ``function`` with ``mistake`` (one of ``MISTAKES_OF[function]``,
-    in ``reference/variants.py``) returns."""
+    in ``reference/variants.py``) returns, in ``style`` (one of ``STYLES_OF[function]``, the
+    model solution's by default)."""
     if mistake not in MISTAKES_OF[function]:
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
-    return VARIANTS[function](game, state, depth, prune_on_equality, mistake=mistake)
+    options = {"style": style} if style else {}
+    return VARIANTS[function](game, state, depth, prune_on_equality, mistake=mistake,
+                              **options)

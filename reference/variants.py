@@ -273,14 +273,18 @@ MISTAKES_OF.update({
                             "first-iteration-action"),
     "principal_variation": ("line-reversed", "line-of-last-child", "line-one-short")})
 WHOLE_REPLY = ("iterative_deepening", "principal_variation")
+# Choices the model solution makes that a correct student may make otherwise: a variant runs
+# in each style (the first is the model solution's), and matches a student like any of them.
+STYLES_OF = {"iterative_deepening": ("best-move-first", "game-order")}
 
 
-def run(mistake, function, game, state, depth=None, prune_on_equality=True, options=None):
+def run(mistake, function, game, state, depth=None, prune_on_equality=True, options=None,
+        style=None):
     if mistake not in MISTAKES_OF[function]:
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
     if function in ("iterative_deepening", "principal_variation"):
         from reference.deepening_variants import run as run_deepening   # in the parent only
-        return run_deepening(mistake, function, game, state, depth, prune_on_equality)
+        return run_deepening(mistake, function, game, state, depth, prune_on_equality, style)
     if function == "maxn":
         return maxn_family(game, state, depth, mistake=mistake, **(options or {}))
     if function == "negamax":

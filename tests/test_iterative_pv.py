@@ -327,3 +327,32 @@ def test_the_kit_judges_the_new_checks_without_the_reference(vertiefung, tmp_pat
     named = {m for v in reversed_line.verdicts if not v.passed
              for m in v.facts.get("diagnosis") or ()}
     assert named == {"line-reversed"}
+
+
+# -- the other style: iterations that keep the game's order ---------------------------------
+ID_MISTAKES = [(m, s) for m, s in sorted(MISTAKE_STUDENTS.items())
+               if m in MISTAKES_OF["iterative_deepening"]]
+
+
+def in_game_order(source_folder, folder):
+    """The student of ``source_folder`` with iterations that do not try the previous best
+    move first: every iteration searches the root's moves in the game's order."""
+    text = (source_folder / "vertiefung.py").read_text()
+    assert "zuerst=bester_zug" in text
+    folder.mkdir()
+    (folder / "vertiefung.py").write_text(text.replace(", zuerst=bester_zug", ""))
+    return folder
+
+
+def test_iterations_in_the_game_s_order_get_full_marks(grade, vertiefung, tmp_path):
+    result = grade(in_game_order(STUDENTS / "korrekt", tmp_path / "ohne-umsortieren"),
+                   vertiefung)
+    assert result.score == result.max_score == 15
+
+
+@pytest.mark.parametrize("mistake, student", ID_MISTAKES)
+def test_a_mistake_is_named_in_either_style_of_iterations(grade, vertiefung, tmp_path, mistake,
+                                                          student):
+    result = grade(in_game_order(STUDENTS / student, tmp_path / student), vertiefung)
+    failed = [v for v in result.verdicts if not v.passed]
+    assert failed and {m for v in failed for m in v.facts.get("diagnosis") or ()} == {mistake}
