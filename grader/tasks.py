@@ -1099,9 +1099,11 @@ class _SheetReader:
             self.problem(raw.line_of("expect"), "'expect' maps a function to pinned answers, "
                          "e.g. {alphabeta: {value: 3, visited: 16}}")
             return ()
+        from .pins import TECHNIQUE_PINS
         pins = []
         for function, fields in value.items():
-            if function not in functions or references.get(function) not in SEARCH_FUNCTIONS:
+            if function not in functions or (references.get(function) not in SEARCH_FUNCTIONS
+                                             and references.get(function) not in TECHNIQUE_PINS):
                 self.problem(value.line_of(function), f"cannot pin answers of {function!r}: pin "
                              "the search functions of this task")
                 continue
@@ -1109,7 +1111,8 @@ class _SheetReader:
                 self.problem(value.line_of(function), "pins are a mapping of value, action, "
                              "visited (a count) and pruned (a list of nodes)")
                 continue
-            self.unknown_keys(fields, ("value", "action", "visited", "pruned"))
+            self.unknown_keys(fields, TECHNIQUE_PINS.get(references.get(function),
+                                                         ("value", "action", "visited", "pruned")))
             pins.append((function, tuple((k, _freeze(v), fields.line_of(k))
                                          for k, v in fields.items()), value.line_of(function)))
         return tuple(pins)

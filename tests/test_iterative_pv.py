@@ -22,10 +22,11 @@ from grader.games import make_game
 from grader.grading import Plan, grade_submission
 from grader.heuristics import heuristic_table
 from grader.kit import build_kit, load_kit
+from grader.pins import verify_pins
 from grader.report.messages import Catalogue
 from grader.report.views import student_view
 from grader.sandbox.launcher import stage_runner
-from grader.tasks import load_course
+from grader.tasks import TaskFileError, load_course
 from reference.deepening import iterative_deepening, principal_variation
 from reference.evaluation import EVALUATIONS
 from reference.search import alphabeta, minimax
@@ -258,6 +259,30 @@ def test_a_hard_coded_reply_earns_none_of_the_new_checks(vertiefung, book):
         for kind, returned in reply.items():
             verdict = judge(vertiefung, book, task.id, kind, lambda game, root: returned)
             assert not verdict.passed and verdict.score == 0, (task.id, kind)
+
+
+# -- pinned answers ----------------------------------------------------------------------------
+def test_pins_of_the_techniques_are_verified_at_their_line(tmp_path, book):
+    text = (COURSE / "tasks" / "vertiefung.yaml").read_text()
+    assert load_course(COURSE / "tasks").task("ttt-z1-tiefe3").pins, "the course pins answers"
+    wrong = (text.replace("values: [3, -2, 3]", "values: [3, 3, 3]")
+             .replace("line: [8, 1, 6]", "line: [8, 1]")
+             .replace("visited: [8, 24, 112]", "visited: [8, 50, 260]"))
+    path = tmp_path / "vertiefung.yaml"
+    path.write_text(wrong)
+    problems = verify_pins(load_course(path), book)
+    pinned_at = next(n for n, line in enumerate(wrong.splitlines(), 1) if "[3, 3, 3]" in line)
+    messages = {p.message for p in problems}
+    assert [p.line for p in problems] == [pinned_at, pinned_at, pinned_at + 1]
+    assert any("values are pinned to [3, 3, 3], minimax per depth gives [3, -2, 3]" in m
+               for m in messages)
+    assert any("visited is pinned to [8, 50, 260]" in m for m in messages)
+    assert any("line is pinned to [8, 1], which is no line of optimal play" in m
+               for m in messages)
+    path.write_text(text.replace("line: [8, 1, 6]", "action: 8"))
+    with pytest.raises(TaskFileError, match="unknown key 'action'; known keys here: value, "
+                                            "line, visited"):
+        load_course(path)
 
 
 # -- the course, graded for real ---------------------------------------------------------------
