@@ -34,7 +34,11 @@ def tag(state, node_name):
 
 
 class VisitLog:
-    """What one search did: nodes in first-visit order, and where it asked for values."""
+    """What one search did: nodes in first-visit order, and where it asked for values.
+
+    ``rounds`` stays empty while there is one search from the root (the log itself is that
+    round); the second one fills it with the first round, taken from the log, and a new one.
+    """
 
     def __init__(self):
         self.visits = []
@@ -42,12 +46,31 @@ class VisitLog:
         self.utility_calls = []
         self.evaluate_calls = []
         self.foreign_states = 0
-        self.rounds = [_Round()]
+        self.root = None
+        self.rounds = []
 
     def visit(self, node_name):
         if node_name not in self.seen:
             self.seen.add(node_name)
             self.visits.append(node_name)
+        if self.rounds:
+            self.rounds[-1].visit(node_name, self.root)
+
+    def scored(self, calls, node_name):
+        """Log a ``utility`` (``calls``: ``"utility_calls"``) or ``evaluate`` call."""
+        getattr(self, calls).append(node_name)
+        if self.rounds:
+            getattr(self.rounds[-1], calls).append(node_name)
+
+    def new_round(self):
+        if not self.rounds:
+            first = _Round()
+            for name in self.visits:
+                first.visit(name, self.root)
+            first.utility_calls, first.evaluate_calls = (list(self.utility_calls),
+                                                         list(self.evaluate_calls))
+            self.rounds.append(first)
+        self.rounds.append(_Round())
 
     def as_json(self):
         log = {
@@ -67,7 +90,7 @@ class _Round:
     asked ``utility`` and ``evaluate`` of."""
 
     def __init__(self):
-        self.visits, self.seen, self.generated = [], set(), set()
+        self.visits, self.seen = [], set()
         self.utility_calls, self.evaluate_calls = [], []
 
     def visit(self, node_name, root_name):
@@ -94,11 +117,12 @@ class RecordingGame:
         self._rules = rules
         self._log = VisitLog()
         self._root_name = None
+        self._generated = set()     # the root's actions whose children this round generated
 
     # -- bookkeeping -------------------------------------------------------------------
     def root(self):
         state = self._rules.initial_state()
-        self._root_name = self._rules.identify(state) or "root"
+        self._root_name = self._log.root = self._rules.identify(state) or "root"
         return tag(state, self._root_name)
 
     def node_of(self, state):
@@ -114,7 +138,6 @@ class RecordingGame:
             self._log.foreign_states += 1
         else:
             self._log.visit(name)
-            self._log.rounds[-1].visit(name, self._root_name)
         return name
 
     def _generating(self, parent, action):
@@ -122,9 +145,10 @@ class RecordingGame:
         if parent is None or parent != self._root_name:
             return
         key = repr(action)
-        if key in self._log.rounds[-1].generated:
-            self._log.rounds.append(_Round())
-        self._log.rounds[-1].generated.add(key)
+        if key in self._generated:
+            self._log.new_round()
+            self._generated = set()
+        self._generated.add(key)
 
     def visit_log(self):
         return self._log.as_json()
@@ -156,14 +180,12 @@ class RecordingGame:
 
     def utility(self, state, player):
         name = self._visit(state)
-        self._log.utility_calls.append(name)
-        self._log.rounds[-1].utility_calls.append(name)
+        self._log.scored("utility_calls", name)
         return self._rules.utility(state, player)
 
     def evaluate(self, state, player):
         name = self._visit(state)
-        self._log.evaluate_calls.append(name)
-        self._log.rounds[-1].evaluate_calls.append(name)
+        self._log.scored("evaluate_calls", name)
         return self._rules.evaluate(state, player)
 
     # -- n-player trees and chance -----------------------------------------------------
@@ -173,7 +195,7 @@ class RecordingGame:
 
     def utilities(self, state):
         name = self._visit(state)
-        self._log.utility_calls.append(name)
+        self._log.scored("utility_calls", name)
         return self._own("utilities")(state)
 
     def coalition(self, player):
