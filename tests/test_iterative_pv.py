@@ -314,7 +314,7 @@ def test_a_correct_student_gets_full_marks_in_either_style(graded, vertiefung, s
 def test_the_feedback_reports_the_visits_of_each_iteration(graded, vertiefung):
     text = feedback(graded["korrekt"], vertiefung)
     assert "besuchte Knoten je Iteration (mit Wurzel) 8 / 24 / 112, Minimax: 8 / 50 / 260" in text
-    assert "Principal-Variation 8, 1, 6" in text
+    assert "Principal-Variation [8, 1, 6]" in text
 
 
 @pytest.mark.parametrize("mistake, student", sorted(MISTAKE_STUDENTS.items()))
