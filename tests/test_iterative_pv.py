@@ -204,6 +204,21 @@ def test_an_iteration_that_evaluates_a_ply_early_or_searches_too_deep_is_named(v
     assert (verdict.reason, verdict.facts["iteration"]) == ("iteration-visits.below", 1)
 
 
+def test_iterations_that_reuse_the_root_s_children_are_one_round(vertiefung, book):
+    """The limit of telling iterations apart: children kept from one iteration for the next
+    are never generated again, so the log shows one search, and the feedback says why."""
+    def reusing(game, root):
+        children = [(a, game.result(root, a)) for a in game.actions(root)]
+        results = []
+        for limit in (1, 2, 3):
+            values = [(minimax(game, child, limit - 1)[0] * -1, a) for a, child in children]
+            results.append(max(values, key=lambda pair: pair[0]))
+        return results
+    verdict = judge(vertiefung, book, "ttt-z1-tiefe3", "iteration-visits", reusing)
+    assert (verdict.reason, verdict.facts["counts"]) == ("iteration-visits.rounds", [260])
+    assert "game.result" in Catalogue("en").text(f"reason.{verdict.reason}", **verdict.facts)
+
+
 def test_wrong_iteration_lists_fail_with_what_is_wrong(vertiefung, book):
     def shifted(game, root):      # the values of depth 2, 3 and 3
         return [alphabeta(game, root, limit) for limit in (2, 3, 3)]
