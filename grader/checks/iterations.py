@@ -89,7 +89,7 @@ def read_iterations(returned, legal: list):
         value, action = entry
         if not is_number(value):
             return None, {**facts, "problem": "value", "iteration": index}
-        if action not in legal:
+        if action not in legal and action is not None:   # None: judged as a wrong move
             return None, {**facts, "problem": "action", "iteration": index}
         entries.append((value, action))
     return entries, None
