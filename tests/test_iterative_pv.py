@@ -323,7 +323,7 @@ def test_every_catalogue_mistake_has_an_example_student():
 def test_a_correct_student_gets_full_marks_in_either_style(graded, vertiefung, student):
     result = graded[student]
     assert [v.check.id for v in result.verdicts if not v.passed] == []
-    assert result.score == result.max_score == vertiefung.max_score == 15
+    assert result.score == result.max_score == vertiefung.max_score == 18
 
 
 def test_the_feedback_reports_the_visits_of_each_iteration(graded, vertiefung):
@@ -387,7 +387,7 @@ def in_game_order(source_folder, folder):
 def test_iterations_in_the_game_s_order_get_full_marks(grade, vertiefung, tmp_path):
     result = grade(in_game_order(STUDENTS / "korrekt", tmp_path / "ohne-umsortieren"),
                    vertiefung)
-    assert result.score == result.max_score == 15
+    assert result.score == result.max_score == 18
 
 
 @pytest.mark.parametrize("mistake, student", ID_MISTAKES)
