@@ -129,6 +129,8 @@ def judge(check, observations, answers):
                           **facts)
     log = item.log or {}
     siblings, root = answer["siblings"], answer["root"]
+    child_at = {position: node for node, (parent, position) in siblings.items()
+                if parent == root}
     for number, ((value, action), wanted, (horizon, terminals)) in enumerate(
             zip(entries, expected, static_sets(answer)), start=1):
         nodes = scored(log, horizon, terminals)
@@ -136,9 +138,7 @@ def judge(check, observations, answers):
                    or same_number(value, -wanted["static_values"][n]) for n in nodes):
             return failed(check, "iterations.no-evidence", iteration=number, observed=value,
                           **facts)
-        children = [node for node, (parent, _) in siblings.items() if parent == root]
-        position = root_actions(answer).index(action)
-        child = next((n for n in children if siblings[n][1] == position), None)
+        child = child_at.get(root_actions(answer).index(action))
         if child is None or not any(below(n, child, siblings) for n in nodes):
             return failed(check, "iterations.action-no-evidence", iteration=number,
                           observed=action, **facts)
