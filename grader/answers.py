@@ -70,6 +70,11 @@ def answer_call(call: Call) -> list[dict]:
     if call.convention == "ordering":   # a move ordering, on the positions of a task's tree
         return ordering_answers(call.inputs(), call.args[0] if call.args else None,
                                 call.prune_on_equality, call.reference)
+    from reference.deepening import TECHNIQUES
+    if call.reference in TECHNIQUES:
+        from .deepening_answers import answer_deepening
+        return [answer_deepening(call.reference, spec, reference_depth(call, spec),
+                                 call.prune_on_equality) for spec in call.inputs()]
     return [answer_search(call.reference, spec, reference_depth(call, spec),
                           call.prune_on_equality, call.convention) for spec in call.inputs()]
 

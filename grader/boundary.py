@@ -58,13 +58,22 @@ class ErrorInfo(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     standin: Optional[Text] = None        # a stub of the Pacman project's modules, used
 
 
-class VisitLog(msgspec.Struct, forbid_unknown_fields=True):
+class Round(msgspec.Struct, forbid_unknown_fields=True):
+    """One search from the root of a log that has several (iterative deepening)."""
+
+    visits: list[Text]
+    utility_calls: list[Optional[Text]]
+    evaluate_calls: list[Optional[Text]]
+
+
+class VisitLog(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """The recording game's log (grader/games/recorder.py), the same in every convention."""
 
     visits: list[Text]
     utility_calls: list[Optional[Text]]
     evaluate_calls: list[Optional[Text]]
     foreign_states: Annotated[int, msgspec.Meta(ge=0, le=10**12)]
+    rounds: Optional[list[Round]] = None
 
 
 class Item(msgspec.Struct, forbid_unknown_fields=True):
@@ -128,7 +137,9 @@ def decode(line: bytes, kind: type) -> Union[LoadReply, CallReply, Malformed]:
 
 
 def log_size(log: VisitLog) -> int:
-    return len(log.visits) + len(log.utility_calls) + len(log.evaluate_calls)
+    return (len(log.visits) + len(log.utility_calls) + len(log.evaluate_calls)
+            + sum(len(r.visits) + len(r.utility_calls) + len(r.evaluate_calls)
+                  for r in log.rounds or ()))
 
 
 def bounded_value(value: Any) -> str | None:

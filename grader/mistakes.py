@@ -49,24 +49,42 @@ class VariantTooLong(Exception):
 
 def variant_answers(call, mistake: str) -> list[dict]:
     """What the variant with ``mistake`` does on each input of a search call, reported as the
-    call's convention reports it (``{"error": ...}`` where it fails or visits too much)."""
-    from reference.variants import run
-    function = call.reference
+    call's convention reports it (``{"error": ...}`` where it fails or visits too much).
+
+    Where the model solution leaves a choice open (``reference.variants.STYLES_OF``: does
+    iterative deepening try the previous iteration's best move first?), the variant runs in
+    each style: the first is the answer, the others its ``alternatives``, and a student who
+    behaves like any of them behaves like the variant."""
     if call.convention == "ordering":
         return reply_variant_answers(call, mistake)
+    from reference.variants import STYLES_OF
+    styles = STYLES_OF.get(call.reference, (None,))
     answers = []
     for spec in call.inputs():
-        game = BoundedGame(make_rules(spec), VARIANT_VISIT_LIMIT, VariantTooLong)
-        root = game.root()
-        try:
-            value, action = run(mistake, function, game, root, reference_depth(call, spec),
-                                call.prune_on_equality, search_options(function, spec))
-        except Exception as error:  # e.g. a variant that loops past a terminal node
-            answers.append({"error": type(error).__name__})
-            continue
-        answers.append(adapt({"value": value, "action": action,
-                              "visits": game.visit_log()["visits"]}, call.convention, spec))
+        found = [_variant_answer(call, spec, mistake, style) for style in styles]
+        answers.append({**found[0], "alternatives": [{**other, "alternative": True}
+                                                     for other in found[1:]]}
+                       if len(found) > 1 else found[0])
     return answers
+
+
+def _variant_answer(call, spec, mistake: str, style) -> dict:
+    from reference.variants import WHOLE_REPLY, run
+    function = call.reference
+    game = BoundedGame(make_rules(spec), VARIANT_VISIT_LIMIT, VariantTooLong)
+    root = game.root()
+    try:
+        returned = run(mistake, function, game, root, reference_depth(call, spec),
+                       call.prune_on_equality, search_options(function, spec),
+                       **({"style": style} if style else {}))
+    except Exception as error:  # e.g. a variant that loops past a terminal node
+        return {"error": type(error).__name__}
+    if function in WHOLE_REPLY:   # compared by the whole reply, as plain JSON
+        return {"returned": json.loads(json.dumps(returned)),
+                "visits": game.visit_log()["visits"]}
+    value, action = returned
+    return adapt({"value": value, "action": action, "visits": game.visit_log()["visits"]},
+                 call.convention, spec)
 
 
 def reply_variant_answers(call, mistake: str) -> list[dict]:
@@ -85,24 +103,21 @@ def reply_variant_answers(call, mistake: str) -> list[dict]:
     return answers
 
 
-def same_behaviour(answer: dict, other: dict) -> bool:
-    """Whether two answers (reference's and variant's) agree on what the function returns:
-    the whole reply where it is compared whole, else value, action and visit sequence."""
-    if "error" in answer or "error" in other:
-        return False
-    if "returned" in answer:
-        return answer["returned"] == other.get("returned")
-    return (same_number(answer["value"], other["value"]) and answer["action"] == other["action"]
-            and answer["visits"] == other["visits"])
-
-
 def behaves_alike(outcome, answer: dict) -> bool:
     """Same value, action and visit sequence (a student's outcome vs. a search's answer);
     only what the convention returns is compared.  Where the answer holds the whole reply
-    (``returned``: a function that is not a search), the student's reply must equal it."""
-    if "returned" in answer and "error" not in answer:
-        return outcome.status == "ok" and outcome.returned == answer["returned"]
-    if "error" in answer or outcome.status != "ok" or outcome.log is None:
+    (``returned``: a move ordering, iterative deepening, a principal variation), the student's
+    reply must equal it, and so must the visits where the answer has them.  An answer with
+    ``alternatives`` (the same variant in another style) is matched by any of them."""
+    if any(behaves_alike(outcome, other) for other in answer.get("alternatives", ())):
+        return True
+    if "error" in answer or outcome.status != "ok":
+        return False
+    if "returned" in answer:
+        return same_reply(outcome.returned, answer["returned"]) and (
+            "visits" not in answer
+            or (outcome.log is not None and outcome.log["visits"] == answer["visits"]))
+    if outcome.log is None:
         return False
     value, action, _ = read_search_result(outcome.returned)
     if answer.get("returns_value", True) and (value is None
@@ -111,6 +126,31 @@ def behaves_alike(outcome, answer: dict) -> bool:
     if answer.get("returns_action", True) and action != answer["action"]:
         return False
     return outcome.log["visits"] == answer["visits"]
+
+
+def same_reply(a, b) -> bool:
+    """Equal plain JSON replies, numbers compared as ``same_number`` does."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_reply(x, y) for x, y in zip(a, b))
+    numbers = [isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)]
+    if all(numbers):
+        return same_number(a, b)
+    return not any(numbers) and a == b
+
+
+def same_as_reference(variant: dict, reference: dict) -> bool:
+    """Whether a variant's answer is the reference's own (then it names no mistake).  The
+    variant in another style than the model solution's (``alternative``) visits other nodes
+    anyway: it is the reference's own when it returns the same."""
+    if "error" in variant:
+        return False
+    if "returned" in variant:
+        return same_reply(variant["returned"], reference["returned"]) and (
+            variant.get("alternative") or "visits" not in variant
+            or variant["visits"] == reference["visits"])
+    return (same_number(variant["value"], reference["value"])
+            and variant["action"] == reference["action"]
+            and variant["visits"] == reference["visits"])
 
 
 def diagnose(mistakes, runs, variant_of, excluded=frozenset()) -> list[str]:
@@ -138,7 +178,9 @@ def diagnose(mistakes, runs, variant_of, excluded=frozenset()) -> list[str]:
                 if not behaves_alike(outcome, variant):
                     alike = False
                     break
-                if not same_behaviour(variant, ref):
+                matched = next((other for other in variant.get("alternatives", ())
+                                if behaves_alike(outcome, other)), variant)
+                if not same_as_reference(matched, ref):
                     differs += 1
             if not alike:
                 break

@@ -9,6 +9,13 @@ from .answers import AnswerBook
 from .checks.common import same_number, search_call
 from .yamlsrc import Problem
 
+# What may be pinned of the search techniques that return more than (value, action):
+# iterative deepening's values per depth, the deepest iteration's move and the nodes each
+# iteration visits (the root included); the principal variation's value, a line (any line of
+# optimal play of full length passes, as any optimal action does) and its visited count.
+TECHNIQUE_PINS = {"iterative_deepening": ("values", "action", "visited"),
+                  "principal_variation": ("value", "line", "visited")}
+
 
 def pruned_nodes(task, function: str, answers: AnswerBook) -> list[str]:
     """Sorted names of the nodes a full minimax (same depth) visits and ``function`` does not."""
@@ -42,12 +49,15 @@ def verify_pins(course, answers: AnswerBook) -> list[Problem]:
 
 
 def _compare(task, function, name, pinned, answer, answers) -> str | None:
+    if task.reference_of(function) in TECHNIQUE_PINS:
+        return _compare_technique(name, pinned, answer)
     if name == "value":
         if isinstance(pinned, tuple):    # a utility vector of an n-player tree
             pinned = list(pinned)
         ok = (not isinstance(pinned, bool) and isinstance(pinned, (int, float, list))
               and same_number(pinned, answer["value"]))
-        return None if ok else f"value is pinned to {pinned!r}, the reference gives {answer['value']!r}"
+        return None if ok else (f"value is pinned to {pinned!r}, the reference gives "
+                                f"{answer['value']!r}")
     if name == "action":
         if pinned in answer["optimal_actions"]:
             return None
@@ -81,3 +91,39 @@ def _table_changes_value(task, answers) -> list[Problem]:
                 "deeper search is used; choose another position or depth "
                 "(bench/transposition_positions.py finds fair ones)")))
     return problems
+
+
+def _compare_technique(name, pinned, answer) -> str | None:
+    """A pin of iterative deepening or the principal variation against the reference."""
+    from .checks.iteration_visits import rounds_of
+    from .checks.line import follow
+    if "iterations" in answer:
+        values = [facts["value"] for facts in answer["iterations"]]
+        if name == "values":
+            ok = (isinstance(pinned, tuple) and len(pinned) == len(values)
+                  and all(not isinstance(p, bool) and isinstance(p, (int, float))
+                          and same_number(p, v) for p, v in zip(pinned, values)))
+            shown = list(pinned) if isinstance(pinned, tuple) else pinned
+            return None if ok else (f"values are pinned to {shown!r}, minimax per depth "
+                                    f"gives {values!r}")
+        if name == "action":
+            optimal = answer["iterations"][-1]["optimal_actions"]
+            return None if pinned in optimal else (f"action is pinned to {pinned!r}, but the "
+                                                   f"optimal actions are {optimal!r}")
+        counts = [len(r["visits"]) + 1 for r in rounds_of(answer, answer["root"])]
+        return None if pinned == tuple(counts) else (f"visited is pinned to {list(pinned)!r}, the "
+                                                     f"reference's iterations visit {counts!r}")
+    if name == "value":
+        ok = not isinstance(pinned, bool) and isinstance(pinned, (int, float)) \
+            and same_number(pinned, answer["value"])
+        return None if ok else (f"value is pinned to {pinned!r}, the reference gives "
+                                f"{answer['value']!r}")
+    if name == "line":
+        line = list(pinned) if isinstance(pinned, tuple) else pinned
+        _, problem = follow(line if isinstance(line, list) else [], answer)
+        return None if isinstance(line, list) and problem is None else (
+            f"line is pinned to {line!r}, which is no line of optimal play of full length "
+            f"(the reference's: {answer['returned'][1]!r})")
+    count = len(answer["visits"])
+    return None if pinned == count else (f"visited is pinned to {pinned!r}, the reference "
+                                         f"visits {count}")

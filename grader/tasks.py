@@ -604,11 +604,13 @@ class _SheetReader:
         return [f for f in value if f in modules]
 
     def references(self, raw, functions) -> dict:
+        from reference.deepening import TECHNIQUES
         from reference.evaluation import EVALUATIONS
         from reference.search import SEARCHES
         from reference.techniques import MOVE_ORDERINGS
         known = {**{name: "search" for name in SEARCHES}, **{name: "evaluation" for name in EVALUATIONS},
                  **{name: "ordering" for name in MOVE_ORDERINGS}}
+        known.update({name: "search" for name in TECHNIQUES})
         value = raw.get("reference", {})
         result = {f: DEFAULT_REFERENCES[f] for f in functions if f in DEFAULT_REFERENCES}
         if not isinstance(value, dict):
@@ -626,7 +628,7 @@ class _SheetReader:
                 result[function] = name
         for function in functions:
             if function not in SEARCHES and function not in MOVE_ORDERINGS \
-                    and function not in result:
+                    and function not in TECHNIQUES and function not in result:
                 self.problem(raw.line_of("functions") if "functions" in raw else raw.line,
                              f"say which model solution {function!r} is compared with, e.g. "
                              f"reference: {{{function}: tictactoe-lines}}")
@@ -1153,9 +1155,11 @@ class _SheetReader:
             self.problem(raw.line_of("expect"), "'expect' maps a function to pinned answers, "
                          "e.g. {alphabeta: {value: 3, visited: 16}}")
             return ()
+        from .pins import TECHNIQUE_PINS
         pins = []
         for function, fields in value.items():
-            if function not in functions or references.get(function) not in SEARCH_FUNCTIONS:
+            if function not in functions or (references.get(function) not in SEARCH_FUNCTIONS
+                                             and references.get(function) not in TECHNIQUE_PINS):
                 self.problem(value.line_of(function), f"cannot pin answers of {function!r}: pin "
                              "the search functions of this task")
                 continue
@@ -1163,7 +1167,8 @@ class _SheetReader:
                 self.problem(value.line_of(function), "pins are a mapping of value, action, "
                              "visited (a count) and pruned (a list of nodes)")
                 continue
-            self.unknown_keys(fields, ("value", "action", "visited", "pruned"))
+            self.unknown_keys(fields, TECHNIQUE_PINS.get(references.get(function),
+                                                         ("value", "action", "visited", "pruned")))
             pins.append((function, tuple((k, _freeze(v), fields.line_of(k))
                                          for k, v in fields.items()), value.line_of(function)))
         return tuple(pins)

@@ -391,8 +391,21 @@ except ImportError:
     TRANSPOSITION_MISTAKES, run_transposition = {}, None
 MISTAKES_OF.update(TRANSPOSITION_MISTAKES)
 
+# Iterative deepening and the principal variation: their variants are in
+# reference/deepening_variants.py; they return more than (value, action), so a student is
+# compared with them by the whole reply (``WHOLE_REPLY``, see grader/mistakes.py).
+MISTAKES_OF.update({
+    "iterative_deepening": ("iterations-from-zero", "last-iteration-missing",
+                            "first-iteration-action"),
+    "principal_variation": ("line-reversed", "line-of-last-child", "line-one-short")})
+WHOLE_REPLY = ("iterative_deepening", "principal_variation")
+# Choices the model solution makes that a correct student may make otherwise: a variant runs
+# in each style (the first is the model solution's), and matches a student like any of them.
+STYLES_OF = {"iterative_deepening": ("best-move-first", "game-order")}
 
-def run(mistake, function, game, state, depth=None, prune_on_equality=True, options=None):
+
+def run(mistake, function, game, state, depth=None, prune_on_equality=True, options=None,
+        style=None):
     if mistake not in MISTAKES_OF[function]:
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
     if function == "alphabeta_killer":
@@ -402,6 +415,9 @@ def run(mistake, function, game, state, depth=None, prune_on_equality=True, opti
                                  **(options or {}))
     if function in TRANSPOSITION_MISTAKES:
         return run_transposition(mistake, function, game, state, depth, prune_on_equality)
+    if function in ("iterative_deepening", "principal_variation"):
+        from reference.deepening_variants import run as run_deepening   # in the parent only
+        return run_deepening(mistake, function, game, state, depth, prune_on_equality, style)
     if function == "maxn":
         return maxn_family(game, state, depth, mistake=mistake, **(options or {}))
     if function == "negamax":

@@ -36,8 +36,11 @@ TECHNIQUE_COURSES = {"order": ROOT / "courses" / "zugsortierung" / "tasks",
                      "quiescence": ROOT / "courses" / "ruhesuche" / "tasks",
                      **{function: ROOT / "courses" / "transposition" / "tasks"
                         for function in TRANSPOSITION_FUNCTIONS}}
+# Iterative deepening and the principal variation have a course of their own, where
+# tests/test_iterative_pv.py grades one example student per mistake.
+OWN_COURSE = {"iterative_deepening", "principal_variation"}
 CASES = [(function, mistake) for function, mistakes in MISTAKES_OF.items()
-         for mistake in mistakes]
+         for mistake in mistakes if function not in OWN_COURSE]
 
 
 def write_mistaken_student(folder, function, mistake):

@@ -70,6 +70,7 @@ from . import ordering  # noqa: E402
 KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
                                             random_trees, horizon, hygiene)}
 # The search techniques after alpha-beta.
-from . import quiescence, table, window  # noqa: E402
+from . import iteration_visits, iterations, line, quiescence, table, window  # noqa: E402
 
-KINDS.update({module.KIND: module for module in (ordering, quiescence, table, window)})
+KINDS.update({module.KIND: module for module in (ordering, quiescence, table, window,
+                                                 iterations, iteration_visits, line)})

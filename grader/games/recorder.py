@@ -7,6 +7,12 @@ subclass of the state's natural type (``str`` for boards and tree nodes, ``tuple
 matchstick game) that carries its node name; it compares, hashes and prints exactly like the
 plain value.  Generating children (``result``, ``successors``) visits only the parent.
 
+Searches from the root that repeat (iterative deepening: one search per depth) are told apart
+as *rounds*: a round ends when a child of the root is generated a second time (``result`` or
+``successors`` on the root for an action already generated in the round).  Each round keeps
+its own first visits of the nodes below the root, its ``utility`` and ``evaluate`` calls; the
+log lists them (``rounds``) only when there were at least two.
+
 Runs next to student code: standard library only, never imports ``reference``.
 """
 
@@ -28,7 +34,11 @@ def tag(state, node_name):
 
 
 class VisitLog:
-    """What one search did: nodes in first-visit order, and where it asked for values."""
+    """What one search did: nodes in first-visit order, and where it asked for values.
+
+    ``rounds`` stays empty while there is one search from the root (the log itself is that
+    round); the second one fills it with the first round, taken from the log, and a new one.
+    """
 
     def __init__(self):
         self.visits = []
@@ -36,19 +46,61 @@ class VisitLog:
         self.utility_calls = []
         self.evaluate_calls = []
         self.foreign_states = 0
+        self.root = None
+        self.rounds = []
 
     def visit(self, node_name):
         if node_name not in self.seen:
             self.seen.add(node_name)
             self.visits.append(node_name)
+        if self.rounds:
+            self.rounds[-1].visit(node_name, self.root)
+
+    def scored(self, calls, node_name):
+        """Log a ``utility`` (``calls``: ``"utility_calls"``) or ``evaluate`` call."""
+        getattr(self, calls).append(node_name)
+        if self.rounds:
+            getattr(self.rounds[-1], calls).append(node_name)
+
+    def new_round(self):
+        if not self.rounds:
+            first = _Round()
+            for name in self.visits:
+                first.visit(name, self.root)
+            first.utility_calls, first.evaluate_calls = (list(self.utility_calls),
+                                                         list(self.evaluate_calls))
+            self.rounds.append(first)
+        self.rounds.append(_Round())
 
     def as_json(self):
-        return {
+        log = {
             "visits": list(self.visits),
             "utility_calls": list(self.utility_calls),
             "evaluate_calls": list(self.evaluate_calls),
             "foreign_states": self.foreign_states,
         }
+        rounds = [r for r in self.rounds if r.visits]
+        if len(rounds) > 1:
+            log["rounds"] = [r.as_json() for r in rounds]
+        return log
+
+
+class _Round:
+    """One search from the root: its first visits of nodes below the root, and the nodes it
+    asked ``utility`` and ``evaluate`` of."""
+
+    def __init__(self):
+        self.visits, self.seen = [], set()
+        self.utility_calls, self.evaluate_calls = [], []
+
+    def visit(self, node_name, root_name):
+        if node_name != root_name and node_name not in self.seen:
+            self.seen.add(node_name)
+            self.visits.append(node_name)
+
+    def as_json(self):
+        return {"visits": list(self.visits), "utility_calls": list(self.utility_calls),
+                "evaluate_calls": list(self.evaluate_calls)}
 
 
 class RecordingGame:
@@ -65,11 +117,14 @@ class RecordingGame:
     def __init__(self, rules):
         self._rules = rules
         self._log = VisitLog()
+        self._root_name = None
+        self._generated = set()     # the root's actions whose children this round generated
 
     # -- bookkeeping -------------------------------------------------------------------
     def root(self):
         state = self._rules.initial_state()
-        return tag(state, self._rules.identify(state) or "root")
+        self._root_name = self._log.root = self._rules.identify(state) or "root"
+        return tag(state, self._root_name)
 
     def node_of(self, state):
         """The node name of a state handed out by this game, or None for a foreign one."""
@@ -86,6 +141,16 @@ class RecordingGame:
             self._log.visit(name)
         return name
 
+    def _generating(self, parent, action):
+        """A child of the root generated again starts a new round."""
+        if parent is None or parent != self._root_name:
+            return
+        key = repr(action)
+        if key in self._generated:
+            self._log.new_round()
+            self._generated = set()
+        self._generated.add(key)
+
     def visit_log(self):
         return self._log.as_json()
 
@@ -101,6 +166,7 @@ class RecordingGame:
     def result(self, state, action):
         parent = self.node_of(state)
         child = self._rules.result(state, action)
+        self._generating(parent, action)
         if parent is None:
             return child
         return tag(child, self._rules.node_name(parent, action, child))
@@ -115,12 +181,12 @@ class RecordingGame:
 
     def utility(self, state, player):
         name = self._visit(state)
-        self._log.utility_calls.append(name)
+        self._log.scored("utility_calls", name)
         return self._rules.utility(state, player)
 
     def evaluate(self, state, player):
         name = self._visit(state)
-        self._log.evaluate_calls.append(name)
+        self._log.scored("evaluate_calls", name)
         return self._rules.evaluate(state, player)
 
     # -- quiescence search: the task's noisy positions (grader/games/quiet.py) ----------
@@ -141,7 +207,7 @@ class RecordingGame:
 
     def utilities(self, state):
         name = self._visit(state)
-        self._log.utility_calls.append(name)
+        self._log.scored("utility_calls", name)
         return self._own("utilities")(state)
 
     def coalition(self, player):

@@ -1,0 +1,96 @@
+"""``line``: the principal variation, ``(value, [a1, a2, ...])``.
+
+The value must be the root's (depth-limited) minimax value, earned as ``value`` checks do (up
+to sign the value of a terminal or horizon node the search visited).  The line must be a line
+of optimal play from the root: every move legal where it is played, every node it reaches has
+the root's value (so each move is optimal for the player who makes it), and it is as long as
+the depth limit, shorter only where the game ends.  Any optimal line is accepted.  The line
+must be earned: the search visited every node on it and scored its last one (``evaluate`` at
+the horizon, ``utility`` at a terminal node).
+"""
+
+from . import failed, passed
+from .common import describe, is_number, run_failure, same_number, value_justified
+from .common import single_search_call
+
+KIND = "line"
+OPTIONS = ()
+REFERENCES = ("principal_variation",)
+
+
+def applies_to(function):
+    return function in REFERENCES
+
+
+def parse_options(item, context, line):
+    if not context.depth:
+        context.problem(line, "a line check needs a depth-limited task (depth: d): the "
+                        "principal variation is d moves long")
+    if context.game == "none":
+        context.problem(line, "a line check needs the task's game")
+    return {}
+
+
+calls = single_search_call
+
+
+def read_line(returned):
+    """``(value, line)`` or None when the reply is not a number and a list of moves."""
+    if isinstance(returned, list) and len(returned) == 2 and is_number(returned[0]) \
+            and isinstance(returned[1], list):
+        return returned[0], returned[1]
+    return None
+
+
+def follow(line: list, answer: dict):
+    """The nodes the line reaches, or the facts of the first problem on it."""
+    values, root = answer["values"], answer["root"]
+    node, nodes = root, []
+    for move, action in enumerate(line, start=1):
+        pairs = answer["children"].get(node)
+        if pairs is None:
+            return nodes, {"reason": "line.too-long", "move": move, "node": node,
+                           "terminal": node in set(answer["terminals"])}
+        child = next((c for a, c in pairs if a == action), None)
+        if child is None:
+            return nodes, {"reason": "line.illegal", "move": move, "node": node,
+                           "observed": describe(action), "legal": [a for a, _ in pairs]}
+        if not same_number(values[child], values[root]):
+            return nodes, {"reason": "line.not-optimal", "move": move, "node": node,
+                           "observed": action, "observed_value": values[child],
+                           "optimal": [a for a, c in pairs
+                                       if same_number(values[c], values[root])]}
+        nodes.append(child)
+        node = child
+    if node in answer["children"]:
+        return nodes, {"reason": "line.too-short", "length": len(line), "node": node}
+    return nodes, None
+
+
+def judge(check, observations, answers):
+    answer = answers[0][0]
+    failure = run_failure(check, observations[0])
+    if failure:
+        return failure
+    item = observations[0].items[0]
+    reply = read_line(item.returned)
+    if reply is None:
+        return failed(check, "line.shape", observed=describe(item.returned))
+    value, line = reply
+    expected, log = answer["value"], item.log or {}
+    facts = {"observed_line": line, "expected_line": answer["returned"][1],
+             "depth": answer["depth"]}
+    if not same_number(value, expected):
+        return failed(check, "line.value", observed=value, expected=expected, **facts)
+    if not value_justified(value, log, answer):
+        return failed(check, "value.no-evidence", observed=value,
+                      visited=len(log.get("visits", ())))
+    nodes, problem = follow(line, answer)
+    if problem:
+        return failed(check, problem.pop("reason"), **problem, **facts)
+    visited = set(log.get("visits", ()))
+    unvisited = [n for n in nodes if n not in visited]
+    scored = set(log.get("evaluate_calls") or ()) | set(log.get("utility_calls") or ())
+    if unvisited or (nodes and nodes[-1] not in scored):
+        return failed(check, "line.no-evidence", nodes=unvisited or nodes[-1:], **facts)
+    return passed(check, value=value, **facts)
