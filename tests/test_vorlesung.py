@@ -33,6 +33,10 @@ def test_the_course_sets_each_topic_of_the_lecture():
     assert ("connect4", True, None) in games                    # depth-limited Connect Four
     assert any(task.game == "kalah" for task in course.tasks)
     assert any(task.reference_of(f) == "maxn" for task in course.tasks for f in task.functions)
+    # and the search techniques after alpha-beta, one task each
+    functions = {task.reference_of(f) for task in course.tasks for f in task.functions}
+    assert {"order", "alphabeta_killer", "alphabeta_tt", "negascout", "mtdf",
+            "iterative_deepening", "principal_variation", "quiescence"} <= functions
     assert course.title == "Vorlesung: Spielbaumsuche über Alpha-Beta hinaus"
 
 
@@ -49,12 +53,22 @@ def test_the_correct_student_gets_full_marks(graded):
     ("horizont-zu-frueh", "v-c4-tiefe3", "schon einen Halbzug vor dem Horizont bewertet"),
     # its second mistake: it takes turns by depth, which Kalah's extra turns expose
     ("horizont-zu-frueh", "v-kalah-3x2", "streng abwechselnd maximiert und minimiert"),
+    ("sortierung-falscher-spieler", "v-sortierung",
+     "Deine Zugsortierung verhält sich genau wie eine, die die Züge aus Sicht des Gegners"),
+    ("killer-einer", "v-killer", "einen einzigen Killerzug für alle Ebenen führt"),
+    ("tabelle-schranke-als-exakt", "v-tabelle", "jeden Wert als exakt in die Transpositionstabelle"),
+    ("iterationen-ab-null", "v-vertiefung", "die Iterationen bei Tiefe 0 statt 1 beginnt"),
+    ("pv-verkehrt", "v-vertiefung", "die Zugfolge verkehrt herum aufbaut"),
+    ("ruhe-horizont-unruhig", "v-ruhesuche", "auch unruhige Stellungen am Horizont mit evaluate"),
 ])
 def test_each_faulty_student_hears_its_mistake_in_the_task_it_shows_in(graded, student,
                                                                        task_id, named):
     out, results = graded
-    lost = {t["name"] for t in results[student]["tests"] if t["score"] < t["max_score"]}
-    assert lost
+    lost = {t["name"].split("/")[0] for t in results[student]["tests"]
+            if t["score"] < t["max_score"]}
+    assert task_id in lost
+    if student not in ("horizont-zu-frueh",):     # the others have one mistake: one task
+        assert lost == {task_id}
     text = sections((out / student / "feedback.md").read_text())
     assert named in text[task_id]
 
