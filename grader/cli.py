@@ -1008,6 +1008,9 @@ def solutions(course, answers) -> list[dict]:
                                      "move": None, "visited": None,
                                      "board": check.option("board"),
                                      "player": check.option("player")})
+            if task.game_spec is not None and reference in ("iterative_deepening",
+                                                            "principal_variation"):
+                rows.append(deepening_solution(task, function, answers))
             rows += ordering_solutions(task, function, answers)
             for check in task.checks:
                 if check.kind == "random-trees" and check.function == function:
@@ -1015,6 +1018,22 @@ def solutions(course, answers) -> list[dict]:
                                  "move": None, "visited": None, "check": check.id,
                                  "seed": check.option("seed"), "trees": check.option("trees")})
     return rows
+
+
+def deepening_solution(task, function, answers) -> dict:
+    """Iterative deepening's row (the deepest iteration's value and move, each iteration's
+    values) or the principal variation's (its value, and the line as the move)."""
+    from .checks.common import search_call
+    answer = answers[search_call(task, function)][0]
+    value, move = answer["returned"][-1] if "iterations" in answer else answer["returned"]
+    row = {"task": task.id, "function": function, "value": value, "move": move,
+           "visited": len(answer["visits"]), "visit_order": answer["visits"],
+           "depth": task.depth}
+    if "iterations" in answer:
+        row["values"] = [facts["value"] for facts in answer["iterations"]]
+    if task.heuristic:
+        row["heuristic"] = task.heuristic
+    return row
 
 
 def ordering_solutions(task, function, answers) -> list[dict]:

@@ -56,9 +56,8 @@ from .games.kalah import normalise_position as kalah_position
 from .games.tictactoe import normalise_board
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
-SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
-                    "alphabeta_killer", "quiescence",
-                    "alphabeta_tt", "negascout", "mtdf")  # reference/transposition.py
+# The searches that return (value, action): one list, the check kinds'.
+SEARCH_FUNCTIONS = check_kinds.common.SEARCH_FUNCTIONS
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
                    "evaluate": "evaluation"}
 GAMES = ("tree", "tictactoe", "nim", "kalah", "connect4", "none")

@@ -3,6 +3,7 @@ the exercise sheet, graded for real with the sandbox.  A correct student gets fu
 each faulty one loses points where its mistake shows, and the mistake is named in that task,
 even where the student has a second mistake that explains the other tasks."""
 
+import json
 import re
 
 import pytest
@@ -78,3 +79,17 @@ def test_a_search_that_stops_above_the_horizon_is_told_where(graded):
     text = sections((out / "horizont-zu-frueh" / "feedback.md").read_text())
     assert "Deine Suche bewertet nur Knoten über dem Horizont (1, 2, 3, 5, 6, 7)" \
         in text["v-ttt-tiefe2"]
+
+
+def test_solve_lists_every_function_of_the_course(capsys):
+    from grader.cli import main
+    assert main(["solve", str(COURSE / "tasks"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    listed = {(row["task"], row["function"]) for row in rows}
+    course = load_course(COURSE / "tasks")
+    assert listed == {(task.id, f) for task in course.tasks for f in task.functions}
+    deepening = next(r for r in rows if r["function"] == "iterative_deepening")
+    assert (deepening["values"], deepening["move"]) == ([3, -3, 2], 1)
+    line = next(r for r in rows if r["function"] == "principal_variation")
+    assert (line["value"], line["move"]) == (2, [1, 8, 5])
+    assert next(r for r in rows if r["function"] == "maxn")["value"] == [7, 8, 1]
