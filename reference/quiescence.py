@@ -28,7 +28,6 @@ another turn): the root player maximises, the other minimises.  Returns ``(value
 the action the first optimal one in action order.
 """
 
-from math import inf
 
 from grader.games.quiet import DEFAULT_EXTENSION
 
@@ -46,34 +45,11 @@ def quiescence(game, state, depth, prune_on_equality=True, extension=DEFAULT_EXT
     if depth is None or depth < 1:
         raise ValueError("quiescence search extends the horizon of a depth-limited search: "
                          "give a depth of at least one ply")
-    player = game.to_move(state)
+    from .search import alphabeta   # here: reference.search imports this module
     limit = depth + extension
-
-    def cut(alpha, beta):
-        return beta <= alpha if prune_on_equality else beta < alpha
-
-    def value_of(node, alpha, beta, ply):
-        if game.is_terminal(node):
-            return game.utility(node, player), None
-        if ply >= depth and (ply >= limit or game.is_quiet(node)):
-            return game.evaluate(node, player), None
-        maximising = game.to_move(node) == player
-        best, best_action = (-inf if maximising else inf), None
-        for action in game.actions(node):
-            value, _ = value_of(game.result(node, action), alpha, beta, ply + 1)
-            if maximising:
-                if value > best:
-                    best, best_action = value, action
-                alpha = max(alpha, best)
-            else:
-                if value < best:
-                    best, best_action = value, action
-                beta = min(beta, best)
-            if cut(alpha, beta):
-                break
-        return best, best_action
-
-    return value_of(state, -inf, inf, 0)
+    return alphabeta(game, state, depth, prune_on_equality,
+                     horizon=lambda node, ply: ply >= depth
+                     and (ply >= limit or game.is_quiet(node)))
 
 
 def quiescence_tree(game, state, depth, extension=DEFAULT_EXTENSION):

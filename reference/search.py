@@ -140,27 +140,38 @@ def maxn(game, state, depth=None, ties="first", alliances=None):
     return list(vector), action
 
 
-def alphabeta(game, state, depth=None, prune_on_equality=True):
+def alphabeta(game, state, depth=None, prune_on_equality=True, *, orders=None, horizon=None):
     """Alpha-beta search (fail-soft), the lecture's pseudo-code.
 
     ``prune_on_equality=True`` cuts as soon as ``beta <= alpha`` (the exercise sheet's rule);
     ``False`` cuts only when ``beta < alpha`` (the rule of courses that prune strictly).
     The root value is exact either way; the visited nodes differ.
+
+    Two hooks serve the search techniques after alpha-beta: ``orders`` (node name -> its
+    actions in another order) tries a node's children in that order, as a student's move
+    ordering asks (``reference.techniques``); ``horizon(node, ply)`` says where to evaluate
+    instead of the depth limit (``ply >= depth``), as quiescence search extends it.
     """
     player = game.to_move(state)
+    if horizon is None:
+        def horizon(node, ply):
+            return depth is not None and ply >= depth
 
     def cut(alpha, beta):
         return beta <= alpha if prune_on_equality else beta < alpha
 
-    def value_of(node, alpha, beta, remaining):
+    def value_of(node, alpha, beta, ply):
         if game.is_terminal(node):
             return game.utility(node, player), None
-        if remaining == 0:
+        if horizon(node, ply):
             return game.evaluate(node, player), None
         maximising = game.to_move(node) == player
+        actions = game.actions(node)
+        if orders:
+            actions = orders.get(game.node_of(node), actions)
         best, best_action = (-inf if maximising else inf), None
-        for action in game.actions(node):
-            value, _ = value_of(game.result(node, action), alpha, beta, _less(remaining))
+        for action in actions:
+            value, _ = value_of(game.result(node, action), alpha, beta, ply + 1)
             if maximising:
                 if value > best:
                     best, best_action = value, action
@@ -173,7 +184,7 @@ def alphabeta(game, state, depth=None, prune_on_equality=True):
                 break
         return best, best_action
 
-    return value_of(state, -inf, inf, depth)
+    return value_of(state, -inf, inf, 0)
 
 
 def negamax(game, state, depth=None):

@@ -89,36 +89,8 @@ def alphabeta_ordered(game, state, depth=None, orders=None, prune_on_equality=Tr
     """``reference.search.alphabeta`` with the children of the node named ``n`` tried in the
     order ``orders[n]`` (a permutation of its actions; the game's order where ``orders`` has
     none).  The root value is the same for every ordering; the visited nodes are not."""
-    player = game.to_move(state)
-    orders = orders or {}
-
-    def cut(alpha, beta):
-        return beta <= alpha if prune_on_equality else beta < alpha
-
-    def value_of(node, alpha, beta, remaining):
-        if game.is_terminal(node):
-            return game.utility(node, player), None
-        if remaining == 0:
-            return game.evaluate(node, player), None
-        maximising = game.to_move(node) == player
-        actions = game.actions(node)
-        actions = orders.get(game.node_of(node), actions)
-        best, best_action = (-inf if maximising else inf), None
-        for action in actions:
-            value, _ = value_of(game.result(node, action), alpha, beta, _less(remaining))
-            if maximising:
-                if value > best:
-                    best, best_action = value, action
-                alpha = max(alpha, best)
-            else:
-                if value < best:
-                    best, best_action = value, action
-                beta = min(beta, best)
-            if cut(alpha, beta):
-                break
-        return best, best_action
-
-    return value_of(state, -inf, inf, depth)
+    from .search import alphabeta   # here: reference.search imports this module
+    return alphabeta(game, state, depth, prune_on_equality, orders=orders or {})
 
 
 MOVE_ORDERINGS = {"order": order}
