@@ -808,11 +808,16 @@ def cmd_kit(args) -> int:
         err.print(f"Could not write the kit: {terminal_text(str(error))}", markup=False,
                   highlight=False)
         return EXIT_FAILED
+    from .kit import visible_course
+    shown, left_out = visible_course(course)
+    judged = left_out - course.hidden_count
     err.print(f"Wrote the self-check kit to {args.out} ({', '.join(p.name for p in written)}): "
-              f"{len(course.visible_checks)} visible checks, {course.hidden_count} hidden ones "
-              "left out. Students run: "
-              f"python3 {Path(args.out) / 'check.py'} [their folder]", markup=False,
-              highlight=False)
+              f"{sum(len(task.checks) for task in shown.tasks)} checks, "
+              f"{course.hidden_count} hidden ones left out"
+              + (f", and {judged} judged with the model solutions (run only when grading)"
+                 if judged else "")
+              + f". Students run: python3 {Path(args.out) / 'check.py'} [their folder]",
+              markup=False, highlight=False)
     return EXIT_OK
 
 

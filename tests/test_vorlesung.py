@@ -93,3 +93,12 @@ def test_solve_lists_every_function_of_the_course(capsys):
     line = next(r for r in rows if r["function"] == "principal_variation")
     assert (line["value"], line["move"]) == (2, [1, 8, 5])
     assert next(r for r in rows if r["function"] == "maxn")["value"] == [7, 8, 1]
+
+
+def test_the_kit_says_which_checks_it_leaves_to_the_grading(tmp_path, capsys):
+    from grader.cli import main
+    assert main(["kit", "--tasks", str(COURSE / "tasks"), "--out", str(tmp_path / "kit")]) == 0
+    said = " ".join(capsys.readouterr().err.split())
+    # the move-ordering check is judged with the reference's alpha-beta: not in the kit
+    assert ": 45 checks, 0 hidden ones left out, and 1 judged with the model solutions (run " \
+        "only when grading)." in said
