@@ -8,16 +8,18 @@ Both players are the bundled correct student's ``alphabeta`` (``submissions/korr
 (one child each, started once per run and kept for its games), asked by the referee move by
 move; (b) ``in-process``: the same module imported into this process and called through the
 very same ``play`` convention code (``grader.conventions.play.call``: the game built from the
-spec, the moves so far replayed, the search fitted and called), by the same referee.  Every
-run plays the same seeds in both ways, alternately, and checks that both ways played the
-same games (the players are deterministic); the in-process way starts each run with the
-game module's cache of won boards emptied, as the fresh children start (within a run its two
-players share that cache, as two searches in one process do); the two ways take turns to go first.  It prints
-the median games per second of the runs side by side, their ratio, and the median overhead
-per move (the difference of the two ways' times over the moves the players were asked for;
-the sandboxed way's includes starting its two children once per run); and the CPU seconds
-per game of each way (this process's, plus the children's as the referee measured them
-move by move), which a busy machine disturbs less than the wall clock.
+spec, the moves so far replayed, the search fitted and called), by the same referee.
+
+Every run plays the same seeds both ways, the two ways taking turns to go first, and checks
+that both played the same games (the players are deterministic).  The in-process way starts
+each run with the game module's cache of won boards emptied, as the fresh children start
+(within a run its two players share that cache, as two searches in one process do).
+
+It prints the median games per second of the runs side by side and their ratio; the CPU
+seconds per game of each way (this process's, plus the children's as the referee measured
+them move by move), which a busy machine disturbs less than the wall clock; and the median
+overhead per move (the difference of the two ways' wall times over the moves the players
+were asked for; the sandboxed way's includes starting its two children once per run).
 """
 
 from __future__ import annotations

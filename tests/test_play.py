@@ -82,6 +82,7 @@ def test_a_hanging_player_loses_on_its_move_limit_and_the_game_ends(student):
                      limits=Limits(move_seconds=1.0, game_seconds=10.0))
     assert (game.result, game.reason) == ("win", "timeout")
     assert game.replay["forfeit"]["player"] == "O"
+    assert game.replay["forfeit"]["seconds"] >= 1.0
     assert game.replay["forfeit"]["detail"]["seconds"] == 1.0
     # the same player, its child restarted, plays (and hangs) again in the next game
     again = play_game(CONNECT4, (hanging, baseline("random")), seed=4,
@@ -191,6 +192,10 @@ def test_a_missing_evaluation_module_loses_with_an_exception_that_says_so(studen
 def test_baselines_are_ordered_by_strength_on_connect_four():
     pair = play_pair(CONNECT4, baseline("alphabeta:3"), baseline("random"), seed=2, opening=2)
     assert pair.score == 2.0
+    pair = play_pair(CONNECT4, baseline("greedy"), baseline("random"), seed=2, opening=2)
+    assert pair.score == 2.0
+    pair = play_pair(CONNECT4, baseline("alphabeta:3"), baseline("greedy"), seed=2, opening=2)
+    assert pair.score >= 1.5
     with pytest.raises(ValueError, match="unknown baseline"):
         baseline("minimax:3")
 
@@ -201,3 +206,18 @@ def test_the_referee_refuses_a_game_of_three_players():
                       "R": {"value": [3, 2, 1]}}}
     with pytest.raises(ValueError, match="games of two players"):
         play_game(tree, (baseline("random"), baseline("random")), seed=1)
+
+
+def test_the_child_refuses_a_position_the_moves_do_not_reach():
+    from grader.conventions.play import chosen_action, position
+    rules = make_rules(CONNECT4)
+    assert position(rules, [3, 3]) == "......./......./......./......./...O.../...X..."
+    with pytest.raises(ValueError, match="not legal"):
+        position(rules, [0] * 7)   # the seventh disc into a full column
+    assert chosen_action((0.25, 3)) == 3 and chosen_action(3) == 3
+
+
+def test_a_move_is_legal_only_as_a_value_of_the_actions_type():
+    from grader.play.referee import legal
+    assert legal(1, [0, 1, 2])
+    assert not legal(True, [0, 1, 2]) and not legal(1.0, [0, 1, 2]) and not legal("1", [0, 1])

@@ -24,8 +24,8 @@ sandbox run with a fixed hash seed.  The replay is plain JSON::
 ``result`` and ``score`` are from the first player's view (the spec's first mover:
 ``rules.players[0]``): ``win``/``draw``/``loss`` and the game's utility at the end (Kalah's
 final store difference, +1/0/-1 in tic-tac-toe and Connect Four); after a forfeit the score
-is None and ``forfeit`` names the seat, its reason and the details (the exception, the time
-limit).  ``replay(record)`` plays the moves again and returns the final state.
+is None and ``forfeit`` names the seat, its reason, the details (the exception, the time
+limit) and the CPU seconds of the lost move.  ``replay(record)`` plays the moves again and returns the final state.
 
 Why pairs (``play_pair``): the side to move first has an advantage, and a random opening may
 favour either side; two games from the same opening with the seats swapped cancel both, so a
@@ -147,7 +147,7 @@ def play_game(spec: dict, players: tuple, seed, *, opening: int = 0,
         spent[seat] += move.seconds
         failure = move_failure(move, rules.actions(state), limit < limits.move_seconds)
         if failure is not None:
-            forfeit = {"player": seat, **failure}
+            forfeit = {"player": seat, **failure, "seconds": round(move.seconds, 4)}
             break
         moves.append({"player": seat, "action": move.action,
                       "seconds": round(move.seconds, 4)})
