@@ -20,6 +20,9 @@ seconds per game of each way (this process's, plus the children's as the referee
 them move by move), which a busy machine disturbs less than the wall clock; and the median
 overhead per move (the difference of the two ways' wall times over the moves the players
 were asked for; the sandboxed way's includes starting its two children once per run).
+Last, the wall time of one depth-1 move asked one by one, sandboxed and in-process: the cost
+of a move beyond its search (the request, the reply validated at the boundary, the position
+rebuilt in the child), which the games' figures bury in the noise of a busy machine.
 """
 
 from __future__ import annotations
@@ -82,6 +85,25 @@ def play_games(players, seeds, opening) -> tuple[float, float, list]:
     return wall, cpu, replays
 
 
+def round_trips(script: Path, level: str, count: int) -> tuple[float, float]:
+    """Median wall seconds of one depth-1 move at Connect Four's empty board, asked of a
+    sandboxed child and of the in-process player: what a move costs beyond the search."""
+    state = None  # the players rebuild the position from the spec and the moves
+    with SandboxedPlayer(KORREKT, script, depth=1, level=level) as boxed:
+        boxed.choose(SPEC, [], state, 10.0)           # start the child, import the module
+        sandboxed = []
+        for _ in range(count):
+            started = time.perf_counter()
+            boxed.choose(SPEC, [], state, 10.0)
+            sandboxed.append(time.perf_counter() - started)
+    local, in_process = InProcessPlayer(KORREKT, 1), []
+    for _ in range(count):
+        started = time.perf_counter()
+        local.choose(SPEC, [], state, 10.0)
+        in_process.append(time.perf_counter() - started)
+    return statistics.median(sandboxed), statistics.median(in_process)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -89,6 +111,8 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--opening", type=int, default=2,
                         help="random opening plies (so that the games differ)")
+    parser.add_argument("--round-trips", type=int, default=200,
+                        help="depth-1 moves timed one by one for the cost of a move")
     args = parser.parse_args()
     level = best_level()
     script = stage_runner(Path(tempfile.mkdtemp(prefix="match-speed-")))
@@ -143,6 +167,11 @@ def main() -> None:
     print(f"CPU seconds per game  sandboxed {boxed_cpu:.3f}   in one plain process "
           f"{local_cpu:.3f}   ratio {boxed_cpu / local_cpu:.2f} (the players' and the "
           f"referee's; less sensitive to a busy machine than the wall clock)")
+    if args.round_trips:
+        boxed_move, local_move = round_trips(script, level, args.round_trips)
+        print(f"one depth-1 move (median of {args.round_trips})  sandboxed "
+              f"{1000 * boxed_move:.2f} ms   in-process {1000 * local_move:.2f} ms   "
+              f"round trip {1000 * (boxed_move - local_move):+.2f} ms")
     print(f"overhead per move (the children's start included) "
           f"{1000 * statistics.median(overheads):.1f} ms (median)")
 
