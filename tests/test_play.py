@@ -221,3 +221,11 @@ def test_a_move_is_legal_only_as_a_value_of_the_actions_type():
     from grader.play.referee import legal
     assert legal(1, [0, 1, 2])
     assert not legal(True, [0, 1, 2]) and not legal(1.0, [0, 1, 2]) and not legal("1", [0, 1])
+
+
+def test_tictactoes_baselines_use_the_sheets_evaluation_not_the_neutral_one():
+    # The sheet's evaluation likes the centre (four lines) best after one ply; the game's
+    # built-in heuristic is 0 everywhere, with which greedy would take cell 0.
+    game = play_game(TICTACTOE, (baseline("greedy"), baseline("random")), seed=1)
+    assert game.replay["moves"][0]["action"] == 4
+    assert game.replay["players"]["X"] == {"kind": "baseline", "name": "greedy"}

@@ -6,7 +6,8 @@
   restarted after a crash or a timeout.
 * The built-in baselines ``random`` (seeded), ``greedy`` (one ply with the reference
   heuristic) and ``alphabeta:d`` (the reference alpha-beta at depth d with the reference
-  heuristic): **trusted code that runs in the parent**, so they may use ``reference``.
+  heuristic): **trusted code that runs in the parent**, so they may use ``reference``
+  (imported where used, as in the rest of the grader).
   Their time is measured (thread CPU time) after the move, since trusted code is not
   interrupted; a baseline over its limit loses like any other player.
 
@@ -27,17 +28,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reference.evaluation import tictactoe_lines
-from reference.search import alphabeta
-
 from ..calls import Call, canonical
 from ..conventions.play import PlayingGame
 from ..games import make_rules
 from ..run import SubmissionRun
 from ..sandbox.isolation import best_level
 
-# The reference heuristic where it is not the game's own evaluate (module docstring).
-REFERENCE_HEURISTICS = {"tictactoe": tictactoe_lines}
+# The reference heuristic where it is not the game's own evaluate (module docstring): game
+# kind -> name in ``reference.evaluation.EVALUATIONS``.
+REFERENCE_HEURISTICS = {"tictactoe": "tictactoe-lines"}
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,13 @@ class Move:
 def reference_game(spec: dict) -> PlayingGame:
     """The game a baseline searches: the rules with the reference heuristic."""
     rules = make_rules(spec)
-    return PlayingGame(rules, REFERENCE_HEURISTICS.get(spec.get("kind")))
+    heuristic = REFERENCE_HEURISTICS.get(spec.get("kind"))
+    if heuristic is None:
+        return PlayingGame(rules)
+    # imported here, as everywhere in the grader, so that a kit without reference/ still
+    # imports this module (kits play no matches)
+    from reference.evaluation import EVALUATIONS
+    return PlayingGame(rules, EVALUATIONS[heuristic])
 
 
 class Baseline:
@@ -139,6 +144,7 @@ class AlphaBetaPlayer(Baseline):
         return {"kind": "baseline", "name": self.name, "depth": self.depth}
 
     def pick(self, game, state):
+        from reference.search import alphabeta
         return alphabeta(game, state, self.depth)[1]
 
 
