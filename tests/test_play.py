@@ -229,3 +229,14 @@ def test_tictactoes_baselines_use_the_sheets_evaluation_not_the_neutral_one():
     game = play_game(TICTACTOE, (baseline("greedy"), baseline("random")), seed=1)
     assert game.replay["moves"][0]["action"] == 4
     assert game.replay["players"]["X"] == {"kind": "baseline", "name": "greedy"}
+
+
+def test_a_courses_own_game_is_played_like_the_bundled_ones(student):
+    source = (ROOT / "tests" / "data" / "plugin-game" / "games" / "race.py").read_text()
+    spec = {"kind": "plugin", "name": "race", "source": source, "path": "./games/race.py",
+            "options": {"target": 10, "step": 2}}
+    pair = play_pair(spec, student(KORREKT), baseline("random"), seed=1, opening=1)
+    assert all(game.reason == "end" for game in pair.games)
+    assert pair.score == 2.0      # the full search wins both seats from this opening
+    for game in pair.games:
+        assert plain_state(replay(game.replay)) == game.replay["final"]
