@@ -22,6 +22,11 @@ def budget_of(course) -> float:
     return max((task.limits.submission_seconds for task in course.tasks), default=60.0)
 
 
+# Conventions whose replies carry no visit log: plain functions, and a match's moves (a log
+# of every node of every move would cost the match its speed and the run its log cap).
+WITHOUT_LOG = ("plain", "play")
+
+
 def observe(call: Call, reply) -> Observation:
     """An ``Observation`` from a reply validated at the boundary (``grader.boundary``)."""
     if isinstance(reply, boundary.Malformed):
@@ -34,7 +39,7 @@ def observe(call: Call, reply) -> Observation:
         return Observation("protocol", error={"message": "wrong number of results"})
     outcomes = []
     for item in items:
-        if item.status == "ok" and call.convention != "plain" and item.log is None:
+        if item.status == "ok" and call.convention not in WITHOUT_LOG and item.log is None:
             return Observation("protocol", error={"message": "malformed visit log"})
         outcomes.append(ItemOutcome(
             item.status, item.returned,

@@ -13,6 +13,9 @@ One module per convention, registered in ``CONVENTIONS``; each provides
   ``successors``;
 * ``ordering``: a move-ordering function ``order(game, state, actions)`` -> the actions
   reordered, run on the positions the parent names (``ordering.py``);
+* ``play``: one move in a match, ``name(game, state, *args)`` at the position the referee
+  names, answering the chosen action only, optionally with the student's own
+  ``evaluation.evaluate`` as the game's heuristic (``play.py``, ``grader/play/``);
 * ``multi-agent``: agent classes with ``getAction(gameState)`` in the style of the Pacman
   multi-agent project (``standins/`` provides the ``util``, ``game`` and ``pacman`` modules
   such files import).
@@ -22,11 +25,12 @@ Standard library and ``grader.games`` only; never imports ``reference``.
 
 import os
 
-from . import game, helpers, multi_agent, negamax_sign, ordering, plain
+from . import game, helpers, multi_agent, negamax_sign, ordering, plain, play
 
 CONVENTIONS = {"game": game.call, "plain": plain.call, "helpers": helpers.call,
                "negamax-sign": negamax_sign.call, "multi-agent": multi_agent.call,
-               "ordering": ordering.call}
+               "ordering": ordering.call,
+               "play": play.call}
 # Conventions whose call the runner can describe when a student's signature differs.
 SIGNATURE_REPORTS = {"game": game.signature_report}
 STANDINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins")
