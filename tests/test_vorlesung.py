@@ -102,3 +102,13 @@ def test_the_kit_says_which_checks_it_leaves_to_the_grading(tmp_path, capsys):
     # the move-ordering check is judged with the reference's alpha-beta: not in the kit
     assert ": 45 checks, 0 hidden ones left out, and 1 judged with the model solutions (run " \
         "only when grading)." in said
+
+
+def test_iterations_from_depth_zero_are_told_that_the_root_was_evaluated(graded):
+    out, _ = graded
+    text = " ".join(sections((out / "iterationen-ab-null" / "feedback.md").read_text())
+                    ["v-vertiefung"].split())
+    assert "Der Grader zählt 2 Suchen von der Wurzel aus, erwartet sind 3 (Tiefe 1 bis 3). " \
+        "Deine Suche bewertet die Wurzel selbst mit evaluate, wie eine Iteration mit Tiefe 0" \
+        in text
+    assert "hebe Kindzustände nicht" not in text

@@ -85,7 +85,10 @@ def judge(check, observations, answers):
     minimax = [facts["minimax_visits"] for facts in expected]
     facts = {"counts": counts, "minimax": minimax, "depth": len(expected)}
     if len(rounds) != len(expected):
-        return failed(check, "iteration-visits.rounds", observed=len(rounds), **facts)
+        # an iteration to depth 0 evaluates the root and generates no children: no round of
+        # its own, and no child states kept between iterations either
+        return failed(check, "iteration-visits.rounds", observed=len(rounds),
+                      root_evaluated=answer["root"] in log.get("evaluate_calls", ()), **facts)
     plies = plies_of(answer["siblings"], answer["root"])
     for number, (visits_round, (horizon, terminals)) in enumerate(
             zip(rounds, static_sets(answer)), start=1):
