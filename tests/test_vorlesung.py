@@ -52,6 +52,8 @@ def test_the_correct_student_gets_full_marks(graded):
     ("abwechselnd", "v-kalah-3x2", "streng abwechselnd maximiert und minimiert"),
     ("zwei-spieler", "v-drei-spieler", "wie Zwei-Personen-Minimax auf der Komponente"),
     ("horizont-zu-frueh", "v-c4-tiefe3", "schon einen Halbzug vor dem Horizont bewertet"),
+    # at depth 2 a horizon one ply early is a one-ply lookahead
+    ("horizont-zu-frueh", "v-ttt-tiefe2", "nur einen Halbzug vorausschaut"),
     # its second mistake: it takes turns by depth, which Kalah's extra turns expose
     ("horizont-zu-frueh", "v-kalah-3x2", "streng abwechselnd maximiert und minimiert"),
     ("sortierung-falscher-spieler", "v-sortierung",
