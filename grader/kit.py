@@ -4,11 +4,13 @@ before handing it in, without being handed the model solutions or the hidden che
 ``grader kit --tasks PATH --out DIR`` writes into DIR:
 
 * ``kit.json``: the course as the grader reads it, cut to its *visible* checks (tasks with
-  none are left out, and so is every pinned answer), the reference's answers to exactly the
-  calls those checks make, and how many checks are hidden; ``kit-variants.json``: the
-  answers of the mistake catalogue's faulty variants to the same calls (so that the feedback
-  still names a classic mistake); ``kit-small-trees.json``: see below.  The last two are read
-  only when a check fails.
+  none are left out, and so is every pinned answer), and how many checks are left out;
+  ``kit-answers.json.gz``: the reference's answers to exactly the calls those checks make;
+  ``kit-variants.json.gz``: the answers of the mistake catalogue's faulty variants to the
+  same calls (so that the feedback still names a classic mistake); ``kit-small-trees.json.gz``:
+  see below.  The last two are read only when a check fails.  The answers are gzipped JSON:
+  their visit lists repeat node names over and over and shrink to about a tenth (a course
+  with Kalah searched to the end took 20 MB as plain JSON).
   No hidden input and no hidden answer is in it: it is built from the plan of the visible
   checks only.  Random-tree checks keep their seeded trees; their feedback shows the
   smallest failing one, since there is no reference to shrink a counterexample against.
@@ -26,6 +28,7 @@ checks (apart from shrinking).  Nothing in this module imports ``reference``, ex
 from __future__ import annotations
 
 import datetime
+import gzip
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -33,10 +36,11 @@ from . import __version__
 from .answer_cache import AnswerCache, decode, dumps
 from .tasks import Check, Course, Limits, Task
 
-FORMAT = "gametree-grader kit 1"
+FORMAT = "gametree-grader kit 2"
 KIT_FILE = "kit.json"
+ANSWERS_FILE = "kit-answers.json.gz"
 # Read only when a check fails: the mistake catalogue's answers, and the small trees.
-VARIANTS_FILE, SMALL_FILE = "kit-variants.json", "kit-small-trees.json"
+VARIANTS_FILE, SMALL_FILE = "kit-variants.json.gz", "kit-small-trees.json.gz"
 # Small trees per random-tree check and horizon, with their answers: where the grader shrinks
 # a failing tree with the reference, a kit runs these and shows the smallest that fails the
 # same way (half with small values, half with the check's own range).
@@ -107,21 +111,25 @@ class KitAnswers:
 
     shrinks = False    # no reference to answer the smaller trees a shrink would try
 
-    def __init__(self, answers: dict, mistakes: dict, variants=None, small=None,
+    def __init__(self, answers: dict | None, mistakes: dict, variants=None, small=None,
                  folder: Path | None = None):
-        self._answers = answers        # digest of the call's key -> answers
         self._mistakes = mistakes      # model solution -> its catalogue's mistakes
-        self._loaded = {VARIANTS_FILE: variants, SMALL_FILE: small}
-        self._folder = folder          # where the files of the other two are read from
+        # digest of the call's key -> answers (reference, variants); check id -> small trees
+        self._loaded = {ANSWERS_FILE: answers, VARIANTS_FILE: variants, SMALL_FILE: small}
+        self._folder = folder          # where the files not given are read from
+
+    @property
+    def _answers(self) -> dict:
+        return self._part(ANSWERS_FILE)
 
     def _part(self, name: str) -> dict:
-        """``kit-variants.json`` (digest -> {mistake: answers}) or ``kit-small-trees.json``
-        (check id -> [[horizon, items, answers], ...]), read on first use: a check that
-        passes needs neither."""
+        """``kit-answers.json.gz`` (digest -> answers), ``kit-variants.json.gz`` (digest ->
+        {mistake: answers}) or ``kit-small-trees.json.gz`` (check id -> [[horizon, items,
+        answers], ...]), read on first use: a check that passes needs no variants."""
         if self._loaded[name] is None:
             try:
-                self._loaded[name] = decode((self._folder / name).read_bytes())
-            except (OSError, TypeError, ValueError) as error:
+                self._loaded[name] = decode(gzip.decompress((self._folder / name).read_bytes()))
+            except (OSError, EOFError, TypeError, ValueError) as error:
                 raise KitError(f"{name} of the kit cannot be read ({error}); ask for a new "
                                "kit") from None
         return self._loaded[name]
@@ -181,9 +189,8 @@ def kit_data(course: Course, book) -> dict:
                         for horizon, call in _small_tree_calls(check, plan)]
              for check in plan.checks if check.kind == "random-trees"}
     return {KIT_FILE: {"format": FORMAT, "grader": __version__, "hidden": hidden,
-                       "course": course_to_json(shown), "answers": answers,
-                       "mistakes": mistakes},
-            VARIANTS_FILE: variants, SMALL_FILE: small}
+                       "course": course_to_json(shown), "mistakes": mistakes},
+            ANSWERS_FILE: answers, VARIANTS_FILE: variants, SMALL_FILE: small}
 
 
 def _small_tree_calls(check, plan):
@@ -215,7 +222,10 @@ def build_kit(course: Course, book, out: Path, wheel: bool = True) -> list[Path]
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, data in kit_data(course, book).items():
-        write_atomically(out / name, dumps(data) + "\n")
+        text = dumps(data) + "\n"
+        # mtime 0: the same course gives the same bytes
+        write_atomically(out / name, gzip.compress(text.encode(), mtime=0)
+                         if name.endswith(".gz") else text)
         written.append(out / name)
     write_atomically(out / ENTRY, _entry_script(course))
     (out / ENTRY).chmod((out / ENTRY).stat().st_mode | 0o111)
@@ -262,5 +272,5 @@ def load_kit(folder: Path | str) -> Kit:
     except (KeyError, TypeError, ValueError) as error:
         raise KitError(f"{path}: its course cannot be read ({error}); ask for a new kit") \
             from None
-    return Kit(course, KitAnswers(data["answers"], data["mistakes"], folder=path.parent),
+    return Kit(course, KitAnswers(None, data["mistakes"], folder=path.parent),
                int(data["hidden"]), path.parent)

@@ -1,6 +1,7 @@
 """The self-check kit: visible checks and their answers only, the same feedback as
 ``grader check`` on them, and a checker that runs where ``reference`` cannot be imported."""
 
+import gzip
 import json
 import subprocess
 import sys
@@ -37,6 +38,22 @@ def course():
     return load_course(ROOT / "tasks")
 
 
+def read(path) -> str:
+    """A kit file's text: its answers are gzipped JSON."""
+    data = path.read_bytes()
+    return (gzip.decompress(data) if path.suffix == ".gz" else data).decode()
+
+
+def test_the_answers_are_compressed_and_the_same_course_gives_the_same_bytes(course, kit,
+                                                                           tmp_path):
+    again = tmp_path / "again"
+    build_kit(course, AnswerBook(), again, wheel=False)
+    for name in ("kit.json", "kit-answers.json.gz", "kit-variants.json.gz"):
+        assert (again / name).read_bytes() == (kit / name).read_bytes(), name
+    plain = len(read(kit / "kit-variants.json.gz").encode())
+    assert (kit / "kit-variants.json.gz").stat().st_size * 5 < plain
+
+
 @pytest.fixture(scope="module")
 def kit(course, tmp_path_factory):
     folder = tmp_path_factory.mktemp("kit")
@@ -45,15 +62,17 @@ def kit(course, tmp_path_factory):
 
 
 def test_the_kit_holds_no_hidden_check_and_no_answer_only_hidden_checks_need(course, kit):
-    text = "\n".join(path.read_text() for path in sorted(kit.glob("*.json")))
-    assert len(list(kit.glob("*.json"))) == 3
+    files = sorted(kit.glob("*.json")) + sorted(kit.glob("*.json.gz"))
+    assert [f.name for f in files] == ["kit.json", "kit-answers.json.gz",
+                                       "kit-small-trees.json.gz", "kit-variants.json.gz"]
+    text = "\n".join(read(path) for path in files)
     hidden = [c for t in course.tasks for c in t.checks if c.visibility != "visible"]
     assert hidden, "the bundled course has hidden checks"
     for check in hidden:
         assert f'"{check.id}"' not in text
     plan = Plan.of(course)
-    held = json.loads((kit / "kit.json").read_text())["answers"]
-    variants = json.loads((kit / "kit-variants.json").read_text())
+    held = json.loads(read(kit / "kit-answers.json.gz"))
+    variants = json.loads(read(kit / "kit-variants.json.gz"))
     for key in plan.hidden_keys:
         assert AnswerCache.digest(key) not in held and AnswerCache.digest(key) not in variants
     assert set(variants) <= set(held)
