@@ -236,10 +236,11 @@ def judge(check, observations, answers):
     traceback = next((g["detail"].get("traceback") for g in games
                       if g["by"] == "student" and g["detail"].get("traceback")), None)
     facts = {"opponent": record["opponent"], "games": len(games), "won": won,
-             "drawn": drawn, "lost": len(games) - won - drawn, "points": points,
-             "percent": round(100 * share), "share": share, "thresholds": thresholds,
-             "reached": reached[-1] if reached else None, "earned": earned,
-             "full": check.points, "game_list": [summary(g) for g in games],
+             "drawn": drawn, "lost": len(games) - won - drawn, "points": whole(points),
+             "percent": round(100 * share), "share": share,
+             "thresholds": [[share, whole(worth)] for share, worth in thresholds],
+             "reached": reached[-1] if reached else None, "earned": whole(earned),
+             "full": whole(check.points), "game_list": [summary(g) for g in games],
              "forfeits": sum(g["by"] == "student" for g in games),
              "replays": record["games"]}
     if traceback:
@@ -247,6 +248,11 @@ def judge(check, observations, answers):
     full = earned >= check.points
     return Verdict(check, full, check.points if full else earned,
                    "ok" if full else "match.points", facts)
+
+
+def whole(number: float):
+    """A number of points as it reads: 3, not 3.0."""
+    return int(number) if float(number).is_integer() else number
 
 
 def summary(game: dict) -> dict:
