@@ -19,6 +19,7 @@ A task file describes one exercise sheet::
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
         # heuristic: tictactoe-lines   # a game's heuristic at the horizon (see heuristic_spec)
+        # evaluation: evaluation.evaluate  # match checks: the student's own heuristic plays
         # noisy: captures         # quiescence search: the game's rule of noisy positions
         # extension: 2            # [2] plies a noisy position extends the horizon (quiet_rule)
         checks:
