@@ -151,6 +151,17 @@ def test_the_check_is_worth_its_last_threshold_and_plays_its_series(spiel):
     assert "evaluation" in spiel.modules       # staged like the search's module
 
 
+def test_a_hidden_match_plays_after_the_visible_calls(spiel):
+    task = spiel.tasks[0]
+    hidden = replace(task, checks=(replace(task.checks[0], visibility="hidden"),))
+    plan = Plan.of(replace(spiel, tasks=(hidden,)))
+    (series,) = plan.series
+    assert series.key() in plan.hidden_keys
+    assert Plan.of(spiel).hidden_keys == frozenset()
+    withheld = Plan.of(replace(spiel, tasks=(hidden,)), withhold_hidden=True)
+    assert withheld.series == () and withheld.withheld == {hidden.checks[0].id}
+
+
 # -- the self-check kit ----------------------------------------------------------------------
 
 def test_a_self_check_kit_leaves_match_checks_out_and_counts_them_for_hand_in():
@@ -180,14 +191,18 @@ def test_stronger_evaluations_earn_clearly_more_points(graded):
     assert score["fenster"] > score["mitte"] > score["null"]
 
 
-def test_a_crashing_and_a_hanging_search_lose_with_their_reason_and_the_batch_completes(graded):
+def test_crashing_hanging_and_illegal_players_lose_with_their_reason_and_the_batch_completes(
+        graded):
     out, results = graded
-    assert set(results) == {"fenster", "mitte", "null", "zufall", "absturz", "endlos"}
+    assert set(results) == {"fenster", "mitte", "null", "zufall", "absturz", "endlos", "text"}
     crashed = (out / "absturz" / "feedback.md").read_text(encoding="utf-8")
     assert "dein Spieler ist abgestürzt (exit status 3)" in crashed
     hung = (out / "endlos" / "feedback.md").read_text(encoding="utf-8")
     assert "dein Spieler gab keinen Zug innerhalb von 1.0 s Rechenzeit" in hung
     assert results["absturz"]["score"] == results["endlos"]["score"] == 0
+    illegal = (out / "text" / "feedback.md").read_text(encoding="utf-8")
+    assert 'dein Spieler zog "2", keinen erlaubten Zug (erlaubt: 0, 1, 2, 3, 4, 5, 6)' in illegal
+    assert results["text"]["score"] == 0
     state = json.loads((out / "endlos" / ".grading.json").read_text(encoding="utf-8"))
     (verdict,) = state["verdicts"]
     assert {g["reason"] for g in verdict["facts"]["game_list"]} == {"timeout"}

@@ -259,10 +259,9 @@ def summary(game: dict) -> dict:
     """A game as the feedback lists it: the detail cut to what a sentence names."""
     detail = game["detail"]
     kept = {key: detail[key] for key in ("type", "message", "file", "line", "seconds",
-                                         "detail", "module", "function", "action", "wall",
-                                         "wall_seconds")
+                                         "detail", "module", "function", "action", "legal",
+                                         "wall", "wall_seconds")
             if key in detail}
-    if "action" in kept:
-        kept["action"] = canonical(kept["action"]) if not isinstance(kept["action"], (int, str)) \
-            else kept["action"]
+    if "action" in kept:    # as JSON, so that the column "3" (a string) does not read as 3
+        kept["action"] = canonical(kept["action"])
     return {**{k: v for k, v in game.items() if k != "detail"}, **kept}
