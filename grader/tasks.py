@@ -571,6 +571,11 @@ class _SheetReader:
                                           references={f: dict(references).get(f, f)
                                                       for f in functions})
         task_checks = self.checks(raw, context, visibility)
+        if evaluation is not None and not any(
+                hasattr(check_kinds.KINDS[c.kind], "series") for c in task_checks):
+            self.problem(raw.line_of("evaluation"), "evaluation: is the heuristic the "
+                         "student's search plays with; this task has no check that plays "
+                         "(kind: match)")
         pins = self.pins(raw, functions, context.references)
         if len(self.problems) > before:
             return None

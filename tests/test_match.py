@@ -115,6 +115,7 @@ def line_of(text: str) -> int:
     ("move_seconds: 9", "move_seconds must not be more than game_seconds"),
     ("id: without-depth", None),
     ("evaluation: evaluate", "module.function"),
+    ("evaluation: evaluation.own", "no check that plays"),
 ])
 def test_task_file_errors_are_reported_at_their_lines(marker, message):
     with pytest.raises(TaskFileError) as raised:
