@@ -193,6 +193,9 @@ class SandboxedPlayer:
             self.evaluation = {"module": evaluation_module, "function": evaluation_function}
         self.name = name or self.submission.name
         self.owns_run = run is None
+        if run is None and child_script is None:
+            raise ValueError("a SandboxedPlayer needs the staged child runner "
+                             "(grader.sandbox.launcher.stage_runner) or a run to play in")
         if run is None:
             self.level = level or best_level()
             run = SubmissionRun(child_script, self.submission, session_seconds, self.level,
