@@ -217,3 +217,22 @@ def test_each_student_s_games_are_written_as_replays_beside_the_report(graded):
     for game in written["games"]:
         assert replay(game) == game["final"]
         assert {p["name"] for p in game["players"].values()} == {"fenster", "alphabeta:2"}
+
+
+def test_a_hidden_match_counts_but_shows_the_student_neither_games_nor_replays(
+        spiel, child_script):
+    from grader.batch import budget_of, prepare
+    from grader.grading import grade_submission
+    from grader.report.writers import render_student
+    task = spiel.tasks[0]
+    hidden = replace(spiel, tasks=(replace(task, checks=(
+        replace(task.checks[0], visibility="hidden"),)),))
+    plan, answers = prepare(hidden)
+    result = grade_submission(plan, answers, child_script, SPIEL / "submissions" / "mitte",
+                              budget_of(hidden))
+    assert result.score == 1.0                 # a hidden check counts
+    assert result.verdicts[0].facts["won"] == 1
+    files = render_student(result, hidden, Catalogue("de"))
+    assert not any(name.startswith("replays/") for name in files)
+    assert "alphabeta:2" not in files["feedback.md"]   # no record, no opponent named
+    assert "verborgener Test" in files["feedback.md"]
