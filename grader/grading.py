@@ -32,10 +32,13 @@ class Plan:
     withheld: frozenset = frozenset()   # hidden checks not run: the sandbox is too weak
     hidden_keys: frozenset = frozenset()  # calls that only checks not yet shown to students need
     packages: tuple = ()     # third-party distributions the course lets students import
+    series_of: dict = field(default_factory=dict)   # check id -> tuple of play.series.Series
+    series: tuple = ()       # distinct series of games, in first-use order
 
     @classmethod
     def of(cls, course, only_visible: bool = False, withhold_hidden: bool = False) -> "Plan":
         chosen, calls_of, calls, withheld = [], {}, {}, set()
+        series_of, series = {}, {}
         for task in course.tasks:
             for check in task.checks:
                 if only_visible and check.visibility != "visible":
@@ -46,16 +49,24 @@ class Plan:
                     calls_of[check.id] = ()
                     withheld.add(check.id)
                     continue
-                needed = tuple(check_kinds.KINDS[check.kind].calls(task, check))
+                kind = check_kinds.KINDS[check.kind]
+                needed = tuple(kind.calls(task, check))
                 chosen.append(check)
                 calls_of[check.id] = needed
                 for call in needed:
                     calls.setdefault(call.key(), call)
-        shown = {call.key() for check in chosen if check.visibility == "visible"
-                 for call in calls_of[check.id]}
-        hidden_keys = frozenset(key for key in calls if key not in shown)
+                # a kind that grades by play: the games it needs (grader.play.series)
+                played = tuple(kind.series(task, check)) if hasattr(kind, "series") else ()
+                if played:
+                    series_of[check.id] = played
+                    for games in played:
+                        series.setdefault(games.key(), games)
+        shown = {item.key() for check in chosen if check.visibility == "visible"
+                 for item in calls_of[check.id] + series_of.get(check.id, ())}
+        hidden_keys = frozenset(key for key in (*calls, *series) if key not in shown)
         return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld),
-                   hidden_keys, tuple(getattr(course, "packages", ())))
+                   hidden_keys, tuple(getattr(course, "packages", ())), series_of,
+                   tuple(series.values()))
 
     def is_shown(self, check) -> bool:
         """Whether a student sees this check's details (hidden and after-due checks: not now)."""
@@ -121,7 +132,9 @@ def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdi
             continue
         calls = plan.calls_of[check.id]
         kind = check_kinds.KINDS[check.kind]
-        verdicts.append(kind.judge(check, [observations[c.key()] for c in calls],
+        # the records of the games a check had played follow its calls' observations
+        played = [observations[s.key()] for s in plan.series_of.get(check.id, ())]
+        verdicts.append(kind.judge(check, [observations[c.key()] for c in calls] + played,
                                    [answers[c] for c in calls]))
     return verdicts
 
@@ -257,7 +270,8 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
         if run is not None:
             run.close()
         observations = {call.key(): Observation("missing-module", error={
-            "module": call.module, "file": call.module + ".py"}) for call in plan.calls}
+            "module": call.module, "file": call.module + ".py"})
+            for call in (*plan.calls, *plan.series)}
         result = SubmissionResult(student, judge_all(plan, observations, answers),
                                   problem="submission.empty", isolation=level)
     else:
@@ -269,6 +283,7 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
                 for call in plan.calls:
                     if (call.key() not in plan.hidden_keys) == shown:
                         observations[call.key()] = run.run_call(call)
+                play_series_of(plan, run, observations, shown, student)
                 phase = [c for c in plan.checks if plan.is_shown(c) == shown]
                 judged = judge_all(replace(plan, checks=tuple(phase)), observations, answers)
                 for verdict in judged:
@@ -282,6 +297,18 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
         result = SubmissionResult(student, verdicts, output=run.output, isolation=level)
     result.seconds = time.monotonic() - started
     return result
+
+
+def play_series_of(plan: Plan, run: SubmissionRun, observations: dict, shown: bool,
+                   student: str) -> None:
+    """Plays the plan's series of games (check kinds that grade by play) that are ``shown``
+    or not, in the submission's run, each record stored as its observation."""
+    if not plan.series:
+        return
+    from .play.series import play_series
+    for games in plan.series:
+        if (games.key() not in plan.hidden_keys) == shown:
+            observations[games.key()] = play_series(games, run, name=student)
 
 
 MAX_FACT_LIST = 1000      # entries of one list kept in a verdict's facts

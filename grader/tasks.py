@@ -19,6 +19,7 @@ A task file describes one exercise sheet::
         functions: [minimax, alphabeta]
         depth: 2                  # optional: depth-limited search, passed after (game, state)
         # heuristic: tictactoe-lines   # a game's heuristic at the horizon (see heuristic_spec)
+        # evaluation: evaluation.evaluate  # match checks: the student's own heuristic plays
         # noisy: captures         # quiescence search: the game's rule of noisy positions
         # extension: 2            # [2] plies a noisy position extends the horizon (quiet_rule)
         checks:
@@ -129,6 +130,7 @@ class Task:
     due: datetime.datetime | None = None   # after_due checks stay hidden until then
     convention: str = "game"                # how the student's search functions are called
     heuristic: str | None = None            # reference evaluation tabulated at the horizon
+    evaluation: str | None = None           # "module.function": the student's own heuristic
 
     def module_of(self, function: str) -> str:
         return dict(self.modules)[function]
@@ -179,7 +181,9 @@ class Course:
     @property
     def modules(self) -> tuple:
         """The module names its tasks import from a submission, sorted (for staging)."""
-        return tuple(sorted({module for task in self.tasks for _, module in task.modules}))
+        return tuple(sorted({module for task in self.tasks for _, module in task.modules}
+                            | {task.evaluation.partition(".")[0] for task in self.tasks
+                               if task.evaluation}))
 
     def task(self, task_id: str) -> Task:
         for task in self.tasks:
@@ -483,7 +487,7 @@ class _SheetReader:
                                 "lose_states", "options", "heuristic", "paranoid",
                                 "alliances", "ties", "pits", "stones", "to_move",
                                 "columns", "rows", "connect", "first",
-                                "noisy", "extension"))
+                                "noisy", "extension", "evaluation"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -554,6 +558,7 @@ class _SheetReader:
         if game_spec is not None and game == "tree":
             self.n_player_rules(raw, game_spec, convention, depth,
                                 {f: references.get(f, f) for f in functions})
+        evaluation = self.evaluation(raw)
         visibility = raw.get("visibility", "visible")
         if visibility not in VISIBILITIES:
             self.problem(raw.line_of("visibility"), f"visibility must be one of "
@@ -562,10 +567,15 @@ class _SheetReader:
         context = check_kinds.TaskContext(task_id=task_id, game=game, game_spec=game_spec,
                                           functions=tuple(functions), depth=depth,
                                           file=self.file, problems=self.problems,
-                                          convention=convention,
+                                          convention=convention, evaluation=evaluation,
                                           references={f: dict(references).get(f, f)
                                                       for f in functions})
         task_checks = self.checks(raw, context, visibility)
+        if evaluation is not None and not any(
+                hasattr(check_kinds.KINDS[c.kind], "series") for c in task_checks):
+            self.problem(raw.line_of("evaluation"), "evaluation: is the heuristic the "
+                         "student's search plays with; this task has no check that plays "
+                         "(kind: match)")
         pins = self.pins(raw, functions, context.references)
         if len(self.problems) > before:
             return None
@@ -575,7 +585,21 @@ class _SheetReader:
                     modules=tuple((f, modules[f]) for f in functions),
                     references=tuple(sorted(references.items())), limits=task_limits,
                     checks=tuple(task_checks), pins=pins, due=self.due,
-                    convention=convention, heuristic=heuristic)
+                    convention=convention, heuristic=heuristic, evaluation=evaluation)
+
+    def evaluation(self, raw) -> str | None:
+        """The task's ``evaluation: module.function``: the student's own heuristic, which the
+        searches of match checks play with instead of the game's (``grader/checks/match.py``)."""
+        value = raw.get("evaluation")
+        if value is None:
+            return None
+        module, _, function = value.partition(".") if isinstance(value, str) else ("", "", "")
+        if not (module.isidentifier() and function.isidentifier()):
+            self.problem(raw.line_of("evaluation"), f"evaluation names the student's own "
+                         f"evaluation function as module.function, e.g. evaluation: "
+                         f"evaluation.evaluate; not {value!r}")
+            return None
+        return value
 
     def functions(self, raw, modules) -> list[str]:
         value = raw.get("functions", raw.get("function"))
@@ -1105,6 +1129,8 @@ class _SheetReader:
                              "due: 2026-12-01T23:59:00+01:00")
             functions = self.check_functions(item, context, module)
             options = module.parse_options(item, context, line)
+            if "points" not in item and hasattr(module, "points_of"):
+                points = module.points_of(options)   # a kind whose options say its points
             extra = set(item) - {"kind", "points", "visibility", "function"} - set(module.OPTIONS)
             for key in sorted(extra, key=str):
                 self.problem(item.line_of(key), f"unknown option {key!r} for a {kind} check; "

@@ -9,6 +9,11 @@ One module per kind, registered in ``KINDS``.  A kind module provides
 * ``calls(task, check) -> list[Call]``: the runs of student code it needs,
 * ``judge(check, observations, answers) -> Verdict``: pure, no processes, no I/O.
 
+A kind that grades by play also provides ``series(task, check)``: the games the grading plays
+with the submission's run (``grader.play.series``), whose records follow the calls'
+observations in ``judge``'s ``observations``; and may provide ``points_of(options)``, the
+check's points where the task file gives none (``match``: its last threshold's).
+
 A kind whose judge needs the model solutions (an answer that depends on what the student
 returned) sets ``JUDGED_WITH_REFERENCE = True``: a self-check kit has no ``reference`` and
 leaves such checks out, counting them with the checks run only at hand-in.
@@ -37,6 +42,7 @@ class TaskContext:
     problems: list = field(default_factory=list)
     convention: str = "game"
     references: dict = field(default_factory=dict)   # function -> model solution
+    evaluation: str | None = None     # the task's "module.function" of the student's heuristic
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
@@ -74,3 +80,7 @@ from . import iteration_visits, iterations, line, quiescence, table, window  # n
 
 KINDS.update({module.KIND: module for module in (ordering, quiescence, table, window,
                                                  iterations, iteration_visits, line)})
+# Grading by play (issue 13).
+from . import match  # noqa: E402
+
+KINDS[match.KIND] = match

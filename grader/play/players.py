@@ -170,13 +170,18 @@ class SandboxedPlayer:
     student's own function (None: the game's built-in heuristic).  ``session_seconds`` is
     the CPU time the child may spend over all the games it plays (its rlimit); the per-move
     and per-game limits are the referee's (``Limits``).
+
+    ``run``: the submission's own run (``grader.run.SubmissionRun``) to play in, as grading
+    does: its child, budget and output are the submission's, and closing the player leaves
+    the run open for its owner; without one the player starts its own.
     """
 
-    def __init__(self, submission: Path, child_script: Path, *, module: str = "minimax",
-                 function: str = "alphabeta", depth: int | None = None,
-                 evaluation: str | None = None, level: str | None = None,
-                 name: str | None = None, session_seconds: float = 3600.0,
-                 workdir: Path | None = None):
+    def __init__(self, submission: Path, child_script: Path | None = None, *,
+                 module: str = "minimax", function: str = "alphabeta",
+                 depth: int | None = None, evaluation: str | None = None,
+                 level: str | None = None, name: str | None = None,
+                 session_seconds: float = 3600.0, workdir: Path | None = None,
+                 run: SubmissionRun | None = None):
         self.submission = Path(submission)
         self.module, self.function, self.depth = module, function, depth
         self.evaluation = None
@@ -187,9 +192,17 @@ class SandboxedPlayer:
                                  "evaluation.evaluate")
             self.evaluation = {"module": evaluation_module, "function": evaluation_function}
         self.name = name or self.submission.name
-        self.level = level or best_level()
-        self.run = SubmissionRun(child_script, self.submission, session_seconds, self.level,
-                                 workdir)
+        self.owns_run = run is None
+        if run is None and child_script is None:
+            raise ValueError("a SandboxedPlayer needs the staged child runner "
+                             "(grader.sandbox.launcher.stage_runner) or a run to play in")
+        if run is None:
+            self.level = level or best_level()
+            run = SubmissionRun(child_script, self.submission, session_seconds, self.level,
+                                workdir)
+        else:
+            self.level = run.level
+        self.run = run
 
     def describe(self) -> dict:
         return {"kind": "submission", "name": self.name,
@@ -218,7 +231,8 @@ class SandboxedPlayer:
         return Move(outcome.returned, seconds)
 
     def close(self) -> None:
-        self.run.close()
+        if self.owns_run:
+            self.run.close()
 
     def __enter__(self):
         return self

@@ -29,8 +29,11 @@ class Catalogue:
         self._compiled: dict = {}  # (key, html) -> template: each entry is compiled once
 
     def _environment(self, autoescape: bool) -> jinja2.Environment:
+        # an entry may include another by its key, {% include "match.games" %}, in the same
+        # context (the list of a match's games is shared by its ok and its failure message)
         env = jinja2.Environment(autoescape=autoescape, undefined=jinja2.ChainableUndefined,
-                                 keep_trailing_newline=False)
+                                 keep_trailing_newline=False,
+                                 loader=jinja2.FunctionLoader(self._included))
         env.filters.update(num=format_number, node=self.node, nodes=self.nodes,
                            action=self.action, actions=self.actions, board=format_board)
         return env
@@ -41,6 +44,12 @@ class Catalogue:
         if entry is None:
             raise KeyError(f"no message {key!r} in the {self.language} catalogue")
         return entry
+
+    def _included(self, key: str) -> str | None:
+        try:
+            return self.lookup(key)
+        except KeyError:
+            return None
 
     def _template(self, key: str, html: bool) -> jinja2.Template:
         template = self._compiled.get((key, html))

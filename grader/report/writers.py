@@ -175,7 +175,24 @@ def render_student(result, course, catalogue: Catalogue) -> dict[str, str]:
             view=md_view, ui=_ui(catalogue, False), version=__version__),
         "feedback.html": TEMPLATES.get_template("feedback.html.j2").render(
             view=html_view, ui=_ui(catalogue, True), lang=catalogue.language,
-            version=__version__)}
+            version=__version__),
+        **replay_files(result)}
+
+
+def replay_files(result) -> dict[str, str]:
+    """The games of checks that grade by play (``match``), one JSON file per check:
+    ``replays/<check id, / as .>.json`` holding the list of the games' replays
+    (``grader.play.referee``).  Visible checks only: a hidden check's games (its opponent,
+    its openings) stay in the verdict's facts, which the batch keeps in its state file."""
+    files = {}
+    for verdict in result.verdicts:
+        replays = verdict.facts.get("replays")
+        if replays and verdict.check.visibility == "visible":
+            name = verdict.check.id.replace("/", ".")
+            files[f"replays/{name}.json"] = json.dumps(
+                {"check": verdict.check.id, "games": replays}, indent=1,
+                ensure_ascii=False) + "\n"
+    return files
 
 
 def check_text(check: dict, catalogue: Catalogue, problem: str | None = None,

@@ -1,0 +1,267 @@
+"""``match``: a student's search, playing with the task's depth (and, where the task names
+one, the student's own evaluation function), graded by its games against a baseline.
+
+In a task file::
+
+    - id: c4-spiel
+      game: connect4
+      depth: 3
+      functions: [alphabeta]
+      evaluation: evaluation.evaluate     # the game's heuristic is the student's function
+      checks:
+        - {kind: match, opponent: "alphabeta:2", games: 8, opening: 2, seed: 7,
+           thresholds: [[0.2, 1], [0.35, 2], [0.45, 3]]}
+
+Options: ``opponent`` (a baseline of ``grader.play.baseline``: ``random``, ``greedy``,
+``alphabeta:D``), ``games`` (even: pairs with the seats swapped; default 10), ``opening``
+(random plies before each pair, default 2), ``seed`` (default 1), ``thresholds`` (required:
+``[share, points]`` pairs, both increasing), ``move_seconds`` and ``game_seconds`` (CPU
+seconds per move and per game; defaults: the task's ``call_seconds``, and its
+``submission_seconds`` divided by the games).
+
+**Points.** The student's share of the points of all games (a win 1, a draw 1/2, a loss 0,
+divided by the games) is compared with the thresholds, and *the highest threshold reached
+counts*: ``[[0.2, 1], [0.35, 2], [0.45, 3]]`` gives 2 points for a share of 0.4, not 1 + 2.
+The check is worth the last threshold's points (a ``points:`` of the check, if given, must
+say the same), and passes with full marks only; a share below the first threshold earns 0.
+
+**How it runs.** A match does not fit the calls a child answers and a pure judge reads: the
+referee in the parent talks to the student's child move by move.  So ``calls`` asks for no
+ordinary call, and ``series(task, check)`` declares the games instead (a
+``grader.play.series.Series``: plain data, the same for every submission).  The grading plays
+each declared series in the submission's own sandboxed run (``grader.grading``: visible
+checks' series with the visible calls, hidden ones after them, so what the student's code
+prints during a hidden match is kept for the instructor, as for any hidden call), and the
+series' record of games is this check's observation.  ``judge`` is a pure function of that
+record and the thresholds.  All the games spend from the submission's CPU budget; moves
+asked after it is used up forfeit with the reason ``budget``.
+
+A game the student loses by an illegal move, an exception, a crash or a timeout is a loss
+like any other, and the feedback names the reason; the replays (``grader.play.referee``'s
+format) are kept in the verdict's facts, and the report writer puts those of visible checks
+beside the student's report as ``replays/<check>.json``.
+
+The baselines are the reference's trusted code, run in the parent: a self-check kit has no
+``reference`` and leaves match checks out, counting them with the checks run only at hand-in
+(``JUDGED_WITH_REFERENCE``, although the judge itself needs no model solution).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..calls import canonical
+from . import Verdict
+from .common import SEARCH_FUNCTIONS, VECTOR_SEARCHES, run_failure
+
+KIND = "match"
+OPTIONS = ("opponent", "games", "opening", "seed", "thresholds", "move_seconds",
+           "game_seconds")
+# What a series may ask at most: the games run one after another in one child.
+MAX_GAMES = 200
+MAX_OPENING = 20
+# Games a match needs a depth for: a search to the end of the game would not finish.
+DEPTH_NEEDED = ("connect4", "kalah")
+# The games are played against the reference's baselines: not in a self-check kit.
+JUDGED_WITH_REFERENCE = True
+
+
+def applies_to(function):
+    return function in SEARCH_FUNCTIONS and function not in VECTOR_SEARCHES
+
+
+def _whole(item, context, key, default, least, most, what):
+    value = item.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        context.problem(item.line_of(key), f"{key} must be a whole number from {least} to "
+                        f"{most} ({what})")
+        return default
+    return value
+
+
+def _seconds(item, context, key):
+    value = item.get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                              or value <= 0):
+        context.problem(item.line_of(key), f"{key} must be a positive number of CPU seconds")
+        return None
+    return None if value is None else float(value)
+
+
+def _thresholds(item, context, line):
+    raw = item.get("thresholds")
+    example = "e.g. thresholds: [[0.5, 1], [0.7, 2], [0.9, 3]]"
+    where = item.line_of("thresholds") if "thresholds" in item else line
+    if raw is None:
+        context.problem(where, "a match check needs thresholds: pairs [share of the points, "
+                        f"points earned], {example}")
+        return ()
+    pairs = []
+    for pair in raw if isinstance(raw, list) else [raw]:
+        if not (isinstance(pair, list) and len(pair) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                        for v in pair)
+                and 0 < pair[0] <= 1 and pair[1] > 0):
+            context.problem(where, f"each threshold is a pair [share, points] with 0 < share "
+                            f"<= 1 and points > 0, {example}; not {pair!r}")
+            return ()
+        pairs.append((float(pair[0]), float(pair[1])))
+    if not pairs:
+        context.problem(where, f"thresholds must not be empty, {example}")
+        return ()
+    if any(a[0] >= b[0] or a[1] >= b[1] for a, b in zip(pairs, pairs[1:])):
+        context.problem(where, "thresholds go up: each pair needs a higher share and more "
+                        f"points than the one before (the highest reached counts), {example}")
+        return ()
+    return tuple(pairs)
+
+
+def parse_options(item, context, line):
+    opponent = item.get("opponent")
+    if not isinstance(opponent, str):
+        context.problem(item.line_of("opponent") if "opponent" in item else line,
+                        "a match check needs an opponent: random, greedy or alphabeta:D "
+                        "(the reference alpha-beta at depth D), e.g. opponent: \"alphabeta:2\"")
+        opponent = None
+    else:
+        from ..play import baseline
+        try:
+            baseline(opponent)
+        except ValueError as error:
+            context.problem(item.line_of("opponent"), str(error))
+            opponent = None
+    games = _whole(item, context, "games", 10, 2, MAX_GAMES, "pairs of games, the seats "
+                   "swapped: an even number")
+    if games % 2:
+        context.problem(item.line_of("games"), f"games must be even (pairs with the seats "
+                        f"swapped), not {games}")
+    opening = _whole(item, context, "opening", 2, 0, MAX_OPENING, "random plies before each "
+                     "pair")
+    seed = _whole(item, context, "seed", 1, 0, 2 ** 31, "the seed of the openings")
+    move_seconds = _seconds(item, context, "move_seconds")
+    game_seconds = _seconds(item, context, "game_seconds")
+    if move_seconds and game_seconds and move_seconds > game_seconds:
+        context.problem(item.line_of("move_seconds"), "move_seconds must not be more than "
+                        "game_seconds (a move is part of a game)")
+    thresholds = _thresholds(item, context, line)
+    if thresholds and "points" in item and item["points"] != thresholds[-1][1]:
+        context.problem(item.line_of("points"), f"a match check is worth its last threshold's "
+                        f"points ({thresholds[-1][1]:g}); leave points out or make them equal")
+    game_problem(context, line)
+    return {"opponent": opponent, "games": games, "opening": opening, "seed": seed,
+            "thresholds": thresholds, "move_seconds": move_seconds,
+            "game_seconds": game_seconds}
+
+
+def game_problem(context, line) -> None:
+    """What keeps the task's game from being played by the referee, as a problem."""
+    if context.convention != "game":
+        context.problem(line, "a match check plays the game convention's search "
+                        "name(game, state, depth): leave the task's convention at game")
+    if context.game in ("tree", "none") or context.game_spec is None:
+        context.problem(line, "a match check needs a game two players play: tictactoe, "
+                        "connect4, kalah or a course's own game module")
+        return
+    from ..games import make_rules
+    from ..play.referee import two_players
+    try:
+        two_players(make_rules(json.loads(context.game_spec)), {"kind": context.game})
+    except ValueError as error:
+        context.problem(line, str(error))
+        return
+    if context.game in DEPTH_NEEDED and context.depth is None:
+        context.problem(line, f"a match of {context.game} needs the task's depth: a search to "
+                        "the end of the game does not finish a move")
+
+
+def points_of(options) -> float:
+    """The check's points: its last threshold's (module docstring)."""
+    thresholds = options.get("thresholds") or ()
+    return thresholds[-1][1] if thresholds else 0.0
+
+
+def calls(task, check):
+    return []
+
+
+def series(task, check):
+    """The games this check needs played (``grader.play.series``)."""
+    from ..play.series import Series
+    games = check.option("games")
+    move_seconds = check.option("move_seconds") or task.limits.call_seconds
+    game_seconds = check.option("game_seconds") or max(move_seconds,
+                                                       task.limits.submission_seconds / games)
+    return [Series(spec=task.game_spec, module=task.module_of(check.function),
+                   function=check.function, depth=task.depth,
+                   evaluation=getattr(task, "evaluation", None),
+                   opponent=check.option("opponent"), games=games,
+                   opening=check.option("opening"), seed=check.option("seed"),
+                   move_seconds=move_seconds, game_seconds=game_seconds)]
+
+
+def game_facts(number: int, record: dict) -> dict:
+    """One game from the student's view: ``number`` from 1; the student moves first in the
+    games of odd number (``grader.play.series``)."""
+    players = record["players"]
+    seat = next(s for s, p in players.items() if p.get("kind") == "submission")
+    first = number % 2 == 1
+    result = record["result"]
+    if not first:
+        result = {"win": "loss", "loss": "win", "draw": "draw"}[result]
+    forfeit = record.get("forfeit")
+    return {"number": number, "seat": seat, "first": first, "result": result,
+            "reason": record["reason"],
+            "by": None if forfeit is None else
+            ("student" if forfeit["player"] == seat else "opponent"),
+            "detail": (forfeit or {}).get("detail") or {},
+            "seed": record["seed"],
+            "moves": sum(1 for m in record["moves"] if not m.get("opening"))}
+
+
+def judge(check, observations, answers):
+    record = observations[0]
+    if not isinstance(record, dict):        # not played: an empty submission's observation
+        return run_failure(check, record)
+    games = [game_facts(number, replay)
+             for number, replay in enumerate(record["games"], 1)]
+    won = sum(g["result"] == "win" for g in games)
+    drawn = sum(g["result"] == "draw" for g in games)
+    points = won + drawn / 2
+    share = points / len(games)
+    thresholds = [list(pair) for pair in check.option("thresholds")]
+    # the shares are multiples of 1/(2 games): compared in points, exactly
+    reached = [pair for pair in thresholds if points >= pair[0] * len(games) - 1e-9]
+    earned = reached[-1][1] if reached else 0.0
+    earned = min(earned, check.points)
+    traceback = next((g["detail"].get("traceback") for g in games
+                      if g["by"] == "student" and g["detail"].get("traceback")), None)
+    facts = {"opponent": record["opponent"], "games": len(games), "won": won,
+             "drawn": drawn, "lost": len(games) - won - drawn, "points": whole(points),
+             "percent": round(100 * share), "share": share,
+             "thresholds": [[share, whole(worth)] for share, worth in thresholds],
+             "reached": reached[-1] if reached else None, "earned": whole(earned),
+             "full": whole(check.points), "game_list": [summary(g) for g in games],
+             "forfeits": sum(g["by"] == "student" for g in games),
+             "replays": record["games"]}
+    if traceback:
+        facts["traceback"] = traceback
+    full = earned >= check.points
+    return Verdict(check, full, check.points if full else earned,
+                   "ok" if full else "match.points", facts)
+
+
+def whole(number: float):
+    """A number of points as it reads: 3, not 3.0."""
+    return int(number) if float(number).is_integer() else number
+
+
+def summary(game: dict) -> dict:
+    """A game as the feedback lists it: the detail cut to what a sentence names."""
+    detail = game["detail"]
+    kept = {key: detail[key] for key in ("type", "message", "file", "line", "seconds",
+                                         "detail", "module", "function", "action", "legal",
+                                         "wall", "wall_seconds")
+            if key in detail}
+    if "action" in kept:    # as JSON, so that the column "3" (a string) does not read as 3
+        kept["action"] = canonical(kept["action"])
+    return {**{k: v for k, v in game.items() if k != "detail"}, **kept}

@@ -1,0 +1,75 @@
+"""A series of games that a check kind asks the grading to play: the student's search against
+one baseline, in pairs with the seats swapped (issue 13, step 2).
+
+A check kind that grades by play (``grader/checks/match.py``) declares ``series(task, check)``
+next to ``calls(task, check)``: plain data (a ``Series``), the same for every submission, as a
+``Call`` is.  The grading (``grader.grading.grade_submission``) plays each planned series with
+the submission's own run (its sandboxed child, budget and output) through the referee, and
+keeps the record ``play_series`` returns as the check's observation; the check's ``judge``
+then reads the record only, as a pure function.
+
+The record is plain JSON::
+
+    {"format": "gametree-grader series 1", "opponent": "alphabeta:2",
+     "games": [replay, replay, ...]}                # grader.play.referee's replays, in order
+
+In the games of odd number (1, 3, ...) the student moves first, in the others the opponent;
+pair ``k`` (from 1) plays from the random opening seeded ``"{seed}/{k}"``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+from ..calls import canonical
+
+SERIES_FORMAT = "gametree-grader series 1"
+
+
+@dataclass(frozen=True)
+class Series:
+    """What to play: ``games`` (even) games of the task's game (``spec``: canonical JSON)
+    between the student's ``module.function`` (called with ``depth``; ``evaluation``: the
+    student's own heuristic, ``"evaluation.evaluate"``, or None for the game's) and the
+    baseline ``opponent``, each pair from ``opening`` random plies, with ``move_seconds`` and
+    ``game_seconds`` of CPU time per move and per game for each player."""
+
+    spec: str
+    module: str
+    function: str
+    depth: int | None
+    evaluation: str | None
+    opponent: str
+    games: int
+    opening: int
+    seed: int
+    move_seconds: float
+    game_seconds: float
+
+    def key(self) -> str:
+        """Tells series apart in a plan, as ``Call.key`` tells calls apart (never equal to a
+        call's key)."""
+        return "series:" + canonical(asdict(self))
+
+    def pair_seed(self, pair: int) -> str:
+        """The seed of pair ``pair`` (from 1): its opening and the random baseline's moves."""
+        return f"{self.seed}/{pair}"
+
+
+def play_series(series: Series, run, name: str = "student") -> dict:
+    """Plays ``series`` with the submission's ``run`` (``grader.run.SubmissionRun``, entered)
+    against its baseline, and returns the record (module docstring)."""
+    from . import Limits, SandboxedPlayer, baseline, play_pair
+    player = SandboxedPlayer(run.submission, module=series.module, function=series.function,
+                             depth=series.depth, evaluation=series.evaluation, name=name,
+                             run=run)
+    opponent = baseline(series.opponent)
+    limits = Limits(move_seconds=series.move_seconds, game_seconds=series.game_seconds)
+    spec = json.loads(series.spec)
+    games = []
+    for pair in range(1, series.games // 2 + 1):
+        result = play_pair(spec, player, opponent, series.pair_seed(pair),
+                           opening=series.opening, limits=limits)
+        games.extend(game.replay for game in result.games)
+    return {"format": SERIES_FORMAT, "opponent": series.opponent, "games": games}

@@ -1,0 +1,238 @@
+"""The ``match`` check kind (issue 13, step 2): a student's search graded by its games against
+a baseline.
+
+The judge is tested without processes, on records of real series kept under
+``tests/data/match/`` (played by ``grader.play.series`` from the bundled course
+``courses/spiel/``); the task file's errors at their lines; the course graded for real with
+``grader grade`` in the sandbox; and the self-check kit, which leaves match checks out.
+No assertion depends on how fast the machine is: the limits are CPU seconds, and only the
+hanging student reaches one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from grader.calls import Observation
+from grader.checks import match
+from grader.grading import Plan
+from grader.kit import visible_course
+from grader.play import replay
+from grader.report.messages import Catalogue
+from grader.tasks import TaskFileError, load_course
+
+from conftest import grade_course
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data" / "match"
+SPIEL = ROOT / "courses" / "spiel"
+
+
+def record(name: str) -> dict:
+    return json.loads((DATA / f"series-{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def spiel():
+    return load_course(SPIEL / "tasks")
+
+
+def with_thresholds(check, thresholds):
+    options = dict(check.options)
+    options["thresholds"] = tuple(tuple(pair) for pair in thresholds)
+    return replace(check, options=tuple(sorted(options.items())),
+                   points=float(thresholds[-1][1]))
+
+
+# -- the judge, without processes ----------------------------------------------------------
+
+def test_the_highest_threshold_reached_counts_not_their_sum(spiel):
+    check = spiel.tasks[0].checks[0]       # thresholds 10 % -> 1, 30 % -> 2, 45 % -> 3
+    verdict = match.judge(check, [record("fenster")], [])
+    facts = verdict.facts
+    assert (facts["won"], facts["drawn"], facts["lost"]) == (3, 2, 3)
+    assert facts["points"] == 4 and facts["percent"] == 50
+    assert verdict.passed and verdict.score == 3.0 == verdict.max_score
+    assert verdict.reason == "ok" and facts["reached"] == [0.45, 3.0]
+
+
+def test_a_share_exactly_at_a_threshold_reaches_it_and_below_earns_part(spiel):
+    check = with_thresholds(spiel.tasks[0].checks[0], [[0.25, 1], [0.5, 2], [0.75, 4]])
+    verdict = match.judge(check, [record("fenster")], [])   # 4 of 8 points: exactly 0.5
+    assert not verdict.passed
+    assert (verdict.score, verdict.max_score) == (2.0, 4.0)
+    assert verdict.reason == "match.points" and verdict.facts["reached"] == [0.5, 2.0]
+    below = match.judge(with_thresholds(check, [[0.51, 1]]), [record("fenster")], [])
+    assert below.score == 0.0 and below.facts["reached"] is None
+
+
+def test_games_lost_by_a_crash_are_forfeits_named_with_their_reason(spiel):
+    verdict = match.judge(spiel.tasks[0].checks[0], [record("absturz")], [])
+    assert verdict.score == 0.0 and not verdict.passed
+    games = verdict.facts["game_list"]
+    assert len(games) == 8 and verdict.facts["forfeits"] == 8
+    assert all((g["result"], g["reason"], g["by"]) == ("loss", "crashed", "student")
+               for g in games)
+    assert [g["first"] for g in games] == [True, False] * 4   # seats swapped in each pair
+    assert games[0]["detail"] == "exit status 3"
+    text = Catalogue("en").text("reason.match.points", **verdict.facts)
+    assert "your player crashed (exit status 3)" in text
+    assert "below the first threshold, 10 %" in text
+    german = Catalogue("de").text("reason.match.points", **verdict.facts)
+    assert "dein Spieler ist abgestürzt (exit status 3)" in german
+
+
+def test_the_replays_in_the_facts_play_again_to_their_final_positions(spiel):
+    verdict = match.judge(spiel.tasks[0].checks[0], [record("fenster")], [])
+    for game in verdict.facts["replays"]:
+        assert replay(game) == game["final"]
+
+
+def test_a_series_that_was_not_played_fails_with_the_run_s_reason(spiel):
+    check = spiel.tasks[0].checks[0]
+    verdict = match.judge(check, [Observation("missing-module", error={
+        "module": "minimax", "file": "minimax.py"})], [])
+    assert verdict.reason == "call.missing-module" and verdict.score == 0.0
+
+
+# -- the task file ---------------------------------------------------------------------------
+
+def line_of(text: str) -> int:
+    lines = (DATA / "errors.yaml").read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+@pytest.mark.parametrize("marker, message", [
+    ("games: 7", "games must be even"),
+    ("minimax:9", "unknown baseline 'minimax:9'"),
+    ("{kind: match, opponent: greedy}", "needs thresholds"),
+    ("[[0.7, 1], [0.5, 2]]", "thresholds go up"),
+    ("points: 3", "worth its last threshold's points (2)"),
+    ("move_seconds: 9", "move_seconds must not be more than game_seconds"),
+    ("id: without-depth", None),
+    ("evaluation: evaluate", "module.function"),
+    ("evaluation: evaluation.own", "no check that plays"),
+])
+def test_task_file_errors_are_reported_at_their_lines(marker, message):
+    with pytest.raises(TaskFileError) as raised:
+        load_course(DATA / "errors.yaml")
+    problems = [(p.line, p.message) for p in raised.value.problems]
+    if message is None:     # the task without a depth: its check's line
+        line = line_of("id: without-depth") + 4
+        assert any(number == line and "needs the task's depth" in text
+                   for number, text in problems), problems
+        return
+    assert any(number == line_of(marker) and message in text
+               for number, text in problems), problems
+
+
+def test_a_match_on_a_game_tree_is_refused_at_the_check():
+    with pytest.raises(TaskFileError) as raised:
+        load_course(DATA / "errors.yaml")
+    line = line_of("id: on-a-tree") + 5
+    assert any(p.line == line and "needs a game two players play" in p.message
+               for p in raised.value.problems)
+
+
+def test_the_check_is_worth_its_last_threshold_and_plays_its_series(spiel):
+    task = spiel.tasks[0]
+    check = task.checks[0]
+    assert check.points == 3.0 and task.evaluation == "evaluation.evaluate"
+    plan = Plan.of(spiel)
+    assert plan.calls == () and plan.calls_of[check.id] == ()
+    (series,) = plan.series_of[check.id]
+    assert (series.opponent, series.games, series.opening, series.seed) == \
+        ("alphabeta:2", 8, 2, 7)
+    assert (series.move_seconds, series.game_seconds) == (1.0, 60.0 / 8)
+    assert (series.module, series.function, series.depth) == ("minimax", "alphabeta", 3)
+    assert "evaluation" in spiel.modules       # staged like the search's module
+
+
+def test_a_hidden_match_plays_after_the_visible_calls(spiel):
+    task = spiel.tasks[0]
+    hidden = replace(task, checks=(replace(task.checks[0], visibility="hidden"),))
+    plan = Plan.of(replace(spiel, tasks=(hidden,)))
+    (series,) = plan.series
+    assert series.key() in plan.hidden_keys
+    assert Plan.of(spiel).hidden_keys == frozenset()
+    withheld = Plan.of(replace(spiel, tasks=(hidden,)), withhold_hidden=True)
+    assert withheld.series == () and withheld.withheld == {hidden.checks[0].id}
+
+
+# -- the self-check kit ----------------------------------------------------------------------
+
+def test_a_self_check_kit_leaves_match_checks_out_and_counts_them_for_hand_in():
+    course = load_course(DATA / "with-value.yaml")
+    shown, left_out = visible_course(course)
+    assert left_out == 1
+    assert [c.kind for task in shown.tasks for c in task.checks] == ["value"]
+    only_match = load_course(SPIEL / "tasks")
+    shown, left_out = visible_course(only_match)
+    assert shown.tasks == () and left_out == 1
+
+
+# -- the course, graded for real ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    return grade_course(SPIEL / "tasks", SPIEL / "submissions",
+                        tmp_path_factory.mktemp("spiel-reports"))
+
+
+def test_stronger_evaluations_earn_clearly_more_points(graded):
+    _, results = graded
+    score = {student: result["score"] for student, result in results.items()}
+    assert score["fenster"] == 3          # the window count
+    assert score["mitte"] == 1            # only the centre column
+    assert score["null"] == score["zufall"] == 0
+    assert score["fenster"] > score["mitte"] > score["null"]
+
+
+def test_crashing_hanging_and_illegal_players_lose_with_their_reason_and_the_batch_completes(
+        graded):
+    out, results = graded
+    assert set(results) == {"fenster", "mitte", "null", "zufall", "absturz", "endlos", "text"}
+    crashed = (out / "absturz" / "feedback.md").read_text(encoding="utf-8")
+    assert "dein Spieler ist abgestürzt (exit status 3)" in crashed
+    hung = (out / "endlos" / "feedback.md").read_text(encoding="utf-8")
+    assert "dein Spieler gab keinen Zug innerhalb von 1.0 s Rechenzeit" in hung
+    assert results["absturz"]["score"] == results["endlos"]["score"] == 0
+    illegal = (out / "text" / "feedback.md").read_text(encoding="utf-8")
+    assert 'dein Spieler zog "2", keinen erlaubten Zug (erlaubt: 0, 1, 2, 3, 4, 5, 6)' in illegal
+    assert results["text"]["score"] == 0
+    state = json.loads((out / "endlos" / ".grading.json").read_text(encoding="utf-8"))
+    (verdict,) = state["verdicts"]
+    assert {g["reason"] for g in verdict["facts"]["game_list"]} == {"timeout"}
+
+
+def test_each_student_s_games_are_written_as_replays_beside_the_report(graded):
+    out, _ = graded
+    written = json.loads((out / "fenster" / "replays" / "c4-spiel.alphabeta.match.json")
+                         .read_text(encoding="utf-8"))
+    assert written["check"] == "c4-spiel/alphabeta/match" and len(written["games"]) == 8
+    for game in written["games"]:
+        assert replay(game) == game["final"]
+        assert {p["name"] for p in game["players"].values()} == {"fenster", "alphabeta:2"}
+
+
+def test_a_hidden_match_counts_but_shows_the_student_neither_games_nor_replays(
+        spiel, child_script):
+    from grader.batch import budget_of, prepare
+    from grader.grading import grade_submission
+    from grader.report.writers import render_student
+    task = spiel.tasks[0]
+    hidden = replace(spiel, tasks=(replace(task, checks=(
+        replace(task.checks[0], visibility="hidden"),)),))
+    plan, answers = prepare(hidden)
+    result = grade_submission(plan, answers, child_script, SPIEL / "submissions" / "mitte",
+                              budget_of(hidden))
+    assert result.score == 1.0                 # a hidden check counts
+    assert result.verdicts[0].facts["won"] == 1
+    files = render_student(result, hidden, Catalogue("de"))
+    assert not any(name.startswith("replays/") for name in files)
+    assert "alphabeta:2" not in files["feedback.md"]   # no record, no opponent named
+    assert "verborgener Test" in files["feedback.md"]
