@@ -236,3 +236,25 @@ def test_a_hidden_match_counts_but_shows_the_student_neither_games_nor_replays(
     assert not any(name.startswith("replays/") for name in files)
     assert "alphabeta:2" not in files["feedback.md"]   # no record, no opponent named
     assert "verborgener Test" in files["feedback.md"]
+
+
+def test_a_match_leaves_the_run_s_timeouts_as_it_found_them(spiel, child_script):
+    """A game asks a search that timed out in an earlier game again; the run's ordinary calls
+    keep what they knew: a function that timed out before the match is still not called after
+    it, and a timeout within the match does not stop later ordinary calls."""
+    from grader.calls import Call
+    from grader.play.series import play_series
+    from grader.run import SubmissionRun
+    (series,) = Plan.of(spiel).series
+    series = replace(series, games=2, move_seconds=0.5, game_seconds=2.0)
+    call = Call("minimax", "alphabeta", "game", ('{"kind":"connect4","columns":4,"rows":4,'
+                                                 '"connect":3,"board":"..../..../..../...."}',),
+                args=(2,), time_limit=0.5)
+    with SubmissionRun(child_script, SPIEL / "submissions" / "endlos", 60) as run:
+        record = play_series(series, run, name="endlos")
+        assert [game["reason"] for game in record["games"]] == ["timeout", "timeout"]
+        assert run.timed_out == {}                          # nothing of the match leaks out
+        assert run.run_call(call).status == "timeout"       # so the ordinary call is made
+        record = play_series(series, run, name="endlos")    # and each game asks again
+        assert [game["reason"] for game in record["games"]] == ["timeout", "timeout"]
+        assert run.run_call(call).status == "after-timeout"  # what the run knew, kept

@@ -68,8 +68,16 @@ def play_series(series: Series, run, name: str = "student") -> dict:
     limits = Limits(move_seconds=series.move_seconds, game_seconds=series.game_seconds)
     spec = json.loads(series.spec)
     games = []
-    for pair in range(1, series.games // 2 + 1):
-        result = play_pair(spec, player, opponent, series.pair_seed(pair),
-                           opening=series.opening, limits=limits)
-        games.extend(game.replay for game in result.games)
+    # Each game asks a search that timed out in an earlier game again; the run's other calls
+    # keep what they knew before the match: a function that timed out in an ordinary check
+    # is still not called again there (its later calls fail as "after-timeout").
+    timed_out = dict(run.timed_out)
+    try:
+        for pair in range(1, series.games // 2 + 1):
+            result = play_pair(spec, player, opponent, series.pair_seed(pair),
+                               opening=series.opening, limits=limits)
+            games.extend(game.replay for game in result.games)
+    finally:
+        run.timed_out.clear()
+        run.timed_out.update(timed_out)
     return {"format": SERIES_FORMAT, "opponent": series.opponent, "games": games}
