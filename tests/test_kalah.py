@@ -356,17 +356,7 @@ def test_visit_tables_draw_kalah_boards_with_a_legend(graded):
 def test_the_self_check_kit_names_blind_alternation_without_the_reference(tmp_path):
     # The kit carries the course as JSON and the answers precomputed: the Kalah spec must
     # survive that, and the student sees the same feedback as from `grader check --tasks`.
-    from grader.answers import AnswerBook
-    from grader.kit import build_kit
-    from test_kit import assert_same_feedback, check, results_of
-    kit = tmp_path / "kit"
-    build_kit(load_course(COURSE), AnswerBook(), kit, wheel=False)
-    folder = STUDENTS / "abwechselnd"
-    with_kit = check([str(folder), "--kit", str(kit)], tmp_path / "a-kit", tmp_path,
-                     without_reference=True)
-    with_tasks = check([str(folder), "--tasks", str(COURSE)], tmp_path / "tasks", tmp_path)
-    assert with_kit.returncode == with_tasks.returncode == 1, with_kit.stderr
-    mine, theirs = (results_of(tmp_path / side, "abwechselnd") for side in ("a-kit", "tasks"))
-    assert_same_feedback(mine, theirs)
+    from test_kit import kit_feedback_as_grader_s
+    mine = kit_feedback_as_grader_s(COURSE, STUDENTS / "abwechselnd", tmp_path)
     assert any(Catalogue("de").lookup("mistake.strict-alternation") in test["output"]
                for test in mine["tests"])

@@ -105,6 +105,21 @@ def check(arguments, out, cwd, without_reference=False):
                           capture_output=True, text=True, timeout=240)
 
 
+def kit_feedback_as_grader_s(course: Path, folder: Path, tmp_path: Path) -> dict:
+    """``grader check`` of ``folder`` with a kit of ``course`` (and no ``reference``) and with
+    the task files: both fail, with the same feedback (``assert_same_feedback``); the kit's
+    results.json."""
+    kit = tmp_path / "kit"
+    build_kit(load_course(course), AnswerBook(), kit, wheel=False)
+    with_kit = check([str(folder), "--kit", str(kit)], tmp_path / "a-kit", tmp_path,
+                     without_reference=True)
+    with_tasks = check([str(folder), "--tasks", str(course)], tmp_path / "tasks", tmp_path)
+    assert with_kit.returncode == with_tasks.returncode == 1, with_kit.stderr
+    mine, theirs = (results_of(tmp_path / side, folder.name) for side in ("a-kit", "tasks"))
+    assert_same_feedback(mine, theirs)
+    return mine
+
+
 def assert_same_feedback(with_kit, with_tasks):
     """Every check's points and message agree, but a failed random-tree check's example: the
     kit shows the smallest of its own small trees that fails the same way, the grader a tree

@@ -423,17 +423,7 @@ def test_students_that_do_not_search_earn_nothing_on_the_quiescence_check(grade,
 def test_the_self_check_kit_names_the_mistake_without_the_reference(tmp_path):
     # The kit carries the course as JSON and the answers precomputed: the quiescence check
     # judges from those alone, so the kit runs it like `grader check --tasks`.
-    from grader.answers import AnswerBook
-    from grader.kit import build_kit
-    from test_kit import assert_same_feedback, check, results_of
-    kit = tmp_path / "kit"
-    build_kit(load_course(COURSE), AnswerBook(), kit, wheel=False)
-    folder = STUDENTS / "ohne-grenze"
-    with_kit = check([str(folder), "--kit", str(kit)], tmp_path / "a-kit", tmp_path,
-                     without_reference=True)
-    with_tasks = check([str(folder), "--tasks", str(COURSE)], tmp_path / "tasks", tmp_path)
-    assert with_kit.returncode == with_tasks.returncode == 1, with_kit.stderr
-    mine, theirs = (results_of(tmp_path / side, "ohne-grenze") for side in ("a-kit", "tasks"))
-    assert_same_feedback(mine, theirs)
+    from test_kit import kit_feedback_as_grader_s
+    mine = kit_feedback_as_grader_s(COURSE, STUDENTS / "ohne-grenze", tmp_path)
     assert any(Catalogue("de").lookup("mistake.extension-unbounded") in test["output"]
                for test in mine["tests"])
