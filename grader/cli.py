@@ -60,6 +60,23 @@ exit status: 0 every submission graded or listed as needing a person; 1 an expor
 be written; 2 bad input (task files, pins, --shard, --moodle-worksheet, --roster, no
 submissions, weak sandbox refused); 130 interrupted (finish with --resume)."""
 
+TOURNAMENT_EPILOG = """\
+examples:
+  grader tournament --tasks courses/spiel/tasks --submissions courses/spiel/submissions \\
+      --out turnier --baselines random,greedy,alphabeta:2
+  grader tournament ... --schedule swiss --rounds 7     # a large class: Swiss rounds
+  grader tournament ... --resume                        # after an interruption: the rest
+
+The task with a match check (or --task ID) gives the game, the depth, the search and the
+evaluation function every submission plays with. Each matchup is a pair of games from one
+random opening with the seats swapped. OUT gets leaderboard.html, ratings.csv,
+players/*.html, tournament.json and games.jsonl (the journal --resume continues).
+
+exit status: 0 every game played; 1 some matchups failed in the grader itself (listed; run
+again with --resume); 2 bad input (task files, no playable task, an unknown baseline, a
+journal of another tournament, weak sandbox refused); 130 interrupted (continue with
+--resume)."""
+
 CHECK_EPILOG = """\
 examples:
   grader check                                  # the current folder, against ./tasks
@@ -226,6 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
     _lms_options(grade)
     grade.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
+    _tournament_command(command)
+
     check = command("check", help="self-check one submission folder (visible checks)",
                     description="A student's self-check: grade one submission "
                     "folder on the visible checks only, print a summary and write "
@@ -330,6 +349,49 @@ def _classroom_parser(command) -> None:
                            help="language of the feedback [the course's]")
 
 
+def _tournament_command(command) -> None:
+    tournament = command("tournament", help="a class tournament: every submission and the "
+                         "baselines play each other; ratings with intervals",
+                         description="Play a tournament between the submissions' searches "
+                         "(with their evaluation functions) and built-in baselines, each "
+                         "submission in its own sandbox; rate the games with confidence "
+                         "intervals and write a leaderboard and a page per player.",
+                         epilog=TOURNAMENT_EPILOG)
+    tournament.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
+    tournament.add_argument("--submissions", default="submissions",
+                            help="folder with one sub-folder per student [submissions]")
+    tournament.add_argument("--out", default="tournament", help="where the leaderboard and "
+                            "the pages go [tournament]")
+    tournament.add_argument("--task", metavar="ID", help="the task to play [the one with a "
+                            "match check]")
+    tournament.add_argument("--baselines", default="random,greedy,alphabeta:2",
+                            help="comma-separated built-in players: random, greedy, "
+                            "alphabeta:D [random,greedy,alphabeta:2]; '' for none")
+    tournament.add_argument("--schedule", choices=("round-robin", "swiss"),
+                            default="round-robin", help="who plays whom [round-robin]")
+    tournament.add_argument("--rounds", type=int, default=0, help="Swiss rounds (with "
+                            "--schedule swiss)")
+    tournament.add_argument("--pairs", type=int, default=1, help="pairs of games (seats "
+                            "swapped) per matchup [1]")
+    tournament.add_argument("--opening", type=int, help="random plies before each pair "
+                            "[the match check's, else 2]")
+    tournament.add_argument("--seed", type=int, help="seed of the openings [the match "
+                            "check's, else 1]")
+    tournament.add_argument("--move-seconds", type=float, help="CPU seconds per move [the "
+                            "match check's, else the task's call_seconds]")
+    tournament.add_argument("--game-seconds", type=float, help="CPU seconds per game and "
+                            "player [the match check's, else 30 moves' worth]")
+    tournament.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                            help="matchups played at once [number of cores]")
+    tournament.add_argument("--resume", action="store_true", help="continue an interrupted "
+                            "tournament in OUT: play only the matchups not in its journal")
+    tournament.add_argument("--sandbox", choices=("auto", "bubblewrap", "container",
+                                                  "process"), default="auto")
+    tournament.add_argument("--allow-weak-sandbox", action="store_true",
+                            help="play even at the 'process' level, where student code runs "
+                            "as you")
+
+
 def _gradescope_commands(command) -> None:
     """grader gradescope (the autograder zip) and grader gradescope-run (what its
     run_autograder calls inside Gradescope's image)."""
@@ -391,7 +453,8 @@ def _command(args) -> int:
     return {"grade": cmd_grade, "check": cmd_check, "solve": cmd_solve,
             "validate": cmd_validate, "import-trees": cmd_import, "kit": cmd_kit,
             "merge": cmd_merge, "classroom": cmd_classroom, "gradescope": cmd_gradescope,
-            "gradescope-run": cmd_gradescope_run}[args.command](args)
+            "gradescope-run": cmd_gradescope_run,
+            "tournament": cmd_tournament}[args.command](args)
 
 
 def program() -> None:
@@ -407,6 +470,103 @@ def program() -> None:
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
+
+
+def cmd_tournament(args) -> int:
+    """A class tournament (``grader.play.tournament``); SIGINT and SIGTERM stop it (exit 130)
+    with every finished matchup in the journal."""
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        return _tournament(args)
+    except KeyboardInterrupt:
+        _console(stderr=True).print("Interrupted; continue with --resume.", markup=False)
+        return EXIT_INTERRUPTED
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _tournament(args) -> int:
+    import tempfile
+    from .play.tournament import (TournamentError, playable_task, run_tournament,
+                                  setup_from_task, stage_entrants, write_reports)
+    from .report.safe import terminal_text
+    from .sandbox.isolation import STRONG_LEVELS
+    from .submissions import tasks_hash
+    err = _console(stderr=True)
+    course = _load(args.tasks, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    root = Path(args.submissions)
+    if not root.is_dir():
+        err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
+                  markup=False)
+        return EXIT_BAD_INPUT
+    level = _level(args.sandbox, err)
+    if level is None:
+        return EXIT_BAD_INPUT
+    if level not in STRONG_LEVELS and not args.allow_weak_sandbox:
+        err.print(f"Refusing to play at the '{level}' isolation level: student code would run "
+                  "as you. Install bubblewrap (apt-get install -y --no-install-recommends "
+                  "bubblewrap), or pass --allow-weak-sandbox if you trust every submission.",
+                  markup=False)
+        return EXIT_BAD_INPUT
+    out = Path(args.out)
+    baselines = [name.strip() for name in args.baselines.split(",") if name.strip()]
+    with tempfile.TemporaryDirectory(prefix="grader-tournament-") as scratch:
+        try:
+            task = playable_task(course, args.task)
+            setup = setup_from_task(course, task, schedule=args.schedule, rounds=args.rounds,
+                                    pairs=args.pairs, opening=args.opening, seed=args.seed,
+                                    move_seconds=args.move_seconds,
+                                    game_seconds=args.game_seconds, level=level)
+            modules = tuple(dict.fromkeys(
+                [setup.module] + ([setup.evaluation.partition(".")[0]]
+                                  if setup.evaluation else [])))
+            entrants, left_out = stage_entrants(root, Path(scratch), modules, baselines)
+            for entry in left_out:
+                err.print(f"Left out {terminal_text(entry['name'])}: "
+                          f"{terminal_text(entry['problem'])}", markup=False, highlight=False)
+            done = [0, 0]
+
+            def announce(total, already):
+                done[:] = [already, total]
+                if already:
+                    err.print(f"{already} of {total} matchups already played (--resume)",
+                              markup=False)
+
+            def played(matchup, outcome):
+                done[0] += 1
+                if "games" in outcome:
+                    points = sum(_points_of_a(number, replay) for number, replay
+                                 in enumerate(outcome["games"], 1))
+                    what = f"{points:g}-{2 - points:g}"
+                else:
+                    what = "failed in the grader (listed; --resume plays it again)"
+                err.print(f"[{done[0]}/{done[1]}] {terminal_text(matchup.a)} - "
+                          f"{terminal_text(matchup.b)}: {what}", markup=False,
+                          highlight=False)
+            from .play.tournament import Progress
+            outcome = run_tournament(setup, entrants, out, jobs=args.jobs, resume=args.resume,
+                                     tasks_hash=tasks_hash(course.files), left_out=left_out,
+                                     progress=Progress(announce, played))
+        except TournamentError as error:
+            err.print(f"{error}; no game was played.", markup=False, highlight=False)
+            return EXIT_BAD_INPUT
+    write_reports(out, outcome)
+    from .play.ratings import leaderboard
+    for rank, rating in enumerate(leaderboard(outcome.ratings), 1):
+        err.print(f"{rank:3d}. {terminal_text(rating.player)}: {rating.mu:.1f} "
+                  f"± {rating.z * rating.sigma:.1f} ({rating.wins}-{rating.draws}-"
+                  f"{rating.losses})", markup=False, highlight=False)
+    err.print(f"{len(outcome.record['games'])} games in "
+              f"{outcome.record['wall_seconds']:g} s. Leaderboard: {out / 'leaderboard.html'}",
+              markup=False, highlight=False)
+    return EXIT_FAILED if outcome.errors else EXIT_OK
+
+
+def _points_of_a(number: int, replay: dict) -> float:
+    points = {"win": 1.0, "draw": 0.5, "loss": 0.0}[replay["result"]]
+    return points if number == 1 else 1.0 - points
 
 
 def cmd_merge(args) -> int:

@@ -1,0 +1,5 @@
+"""Keine Ahnung: jede Stellung ist gleich viel wert."""
+
+
+def evaluate(state, player):
+    return 0

@@ -1,0 +1,209 @@
+"""The class tournament (issue 13): schedules, the journal and --resume, arenas in worker
+processes, and the bundled tournament of 16 players of known strength."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from grader.cli import main
+from grader.play.ratings import separated
+from grader.play.schedule import round_robin, swiss_round
+from grader.play.tournament import (JOURNAL, Entrant, Progress, Setup, TournamentError,
+                                    playable_task, run_tournament, setup_from_task,
+                                    stage_entrants)
+from grader.tasks import load_course
+
+ROOT = Path(__file__).resolve().parent.parent
+TURNIER = ROOT / "courses" / "turnier"
+C4 = {"kind": "connect4", "columns": 7, "rows": 6, "connect": 4}
+BASELINES = ["random", "greedy", "alphabeta:1", "alphabeta:2"]
+
+
+def baseline_setup(**options) -> Setup:
+    base = dict(title="t", language="en", task="t", spec=C4, module="minimax",
+                function="alphabeta", depth=2, evaluation=None, move_seconds=30.0,
+                game_seconds=300.0, opening=2, seed=3, pairs=1)
+    return Setup(**{**base, **options})
+
+
+def games_of(record: dict) -> list:
+    """What a game is, without its timings: who played, the moves, the result."""
+    return [(g["a"], g["b"], g["pair"], g["game"],
+             [m["action"] for m in g["replay"]["moves"]], g["replay"]["result"])
+            for g in record["games"]]
+
+
+# -- schedules --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("count", [2, 3, 4, 7, 16])
+def test_a_round_robin_meets_every_pair_once_per_pair_number_and_nobody_twice_a_round(count):
+    players = [f"p{i}" for i in range(count)]
+    schedule = round_robin(players, pairs=2)
+    met = Counter(frozenset((m.a, m.b)) for m in schedule)
+    assert set(met) == {frozenset(p) for p in itertools.combinations(players, 2)}
+    assert set(met.values()) == {2}
+    for number in {m.round for m in schedule}:
+        in_round = [m for m in schedule if m.round == number and m.pair == 1]
+        seated = [p for m in in_round for p in (m.a, m.b)]
+        assert len(seated) == len(set(seated))
+    assert len({m.key for m in schedule}) == len(schedule)
+
+
+def test_swiss_pairs_equal_scores_avoids_rematches_and_gives_the_bye_to_someone_new():
+    players = [f"p{i}" for i in range(5)]
+    scores = {"p0": 3, "p1": 3, "p2": 1, "p3": 0, "p4": 0}
+    first = swiss_round(players, 2, 1, 9, scores, set(), byes={"p4"})
+    seated = {p for m in first for p in (m.a, m.b)}
+    assert len(first) == 2 and "p3" not in seated          # the lowest without a bye sits out
+    assert frozenset(("p0", "p1")) in {frozenset((m.a, m.b)) for m in first}
+    again = swiss_round(players, 2, 1, 9, scores, {frozenset(("p0", "p1"))}, byes={"p4"})
+    assert frozenset(("p0", "p1")) not in {frozenset((m.a, m.b)) for m in again}
+    assert again == swiss_round(players, 2, 1, 9, scores, {frozenset(("p0", "p1"))},
+                                byes={"p4"})
+
+
+# -- playing, the journal, --resume -----------------------------------------------------------
+
+def baseline_entrants(names=BASELINES) -> list:
+    return [Entrant(name, "baseline") for name in names]
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("full")
+    return run_tournament(baseline_setup(), baseline_entrants(), out)
+
+
+def test_an_interrupted_tournament_resumes_with_the_games_it_had_and_plays_only_the_rest(
+        tmp_path, full_run):
+    played = []
+
+    def stop_after_three(matchup, outcome):
+        played.append(matchup)
+        if len(played) == 3:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(baseline_setup(), baseline_entrants(), tmp_path,
+                       progress=Progress(played=stop_after_three))
+    journal = (tmp_path / JOURNAL).read_text().splitlines()
+    assert len(journal) == 1 + 3                    # the fingerprint, three matchups
+    again = []
+    resumed = run_tournament(baseline_setup(), baseline_entrants(), tmp_path, resume=True,
+                             progress=Progress(played=lambda m, o: again.append(m)))
+    assert len(again) == 6 - 3
+    assert not set(m.key for m in again) & set(m.key for m in played)
+    assert resumed.record["complete"]
+    assert games_of(resumed.record) == games_of(full_run.record)
+    assert {k: (r.mu, r.sigma) for k, r in resumed.ratings.items()} == \
+        {k: (r.mu, r.sigma) for k, r in full_run.ratings.items()}
+
+
+def test_a_journal_of_another_tournament_is_refused_not_mixed_in(tmp_path, full_run):
+    run_tournament(baseline_setup(), baseline_entrants(BASELINES[:2]), tmp_path)
+    with pytest.raises(TournamentError, match="another tournament"):
+        run_tournament(baseline_setup(seed=4), baseline_entrants(BASELINES[:2]), tmp_path,
+                       resume=True)
+
+
+def test_two_worker_processes_play_the_same_games_as_one_arena(tmp_path, full_run):
+    parallel = run_tournament(baseline_setup(), baseline_entrants(), tmp_path, jobs=2)
+    assert games_of(parallel.record) == games_of(full_run.record)
+
+
+def test_the_swiss_schedule_plays_its_rounds_without_rematches(tmp_path):
+    names = BASELINES + ["alphabeta:3"]
+    outcome = run_tournament(baseline_setup(schedule="swiss", rounds=3),
+                             baseline_entrants(names), tmp_path)
+    matchups = Counter(frozenset((g["a"], g["b"])) for g in outcome.record["games"])
+    assert sum(matchups.values()) == 3 * 2 * 2      # 3 rounds, 2 matchups, 2 games each
+    assert set(matchups.values()) == {2}            # no pair of players met twice
+    assert outcome.record["schedule"]["rounds"] == 3
+
+
+def test_a_submission_that_cannot_be_staged_is_left_out_and_named_like_a_baseline_renamed(
+        tmp_path):
+    root = tmp_path / "abgaben"
+    root.mkdir()
+    (root / "kaputt.zip").write_bytes(b"PK\x03\x04 not really a zip")
+    shutil.copytree(TURNIER / "submissions" / "fenster", root / "random")
+    entrants, left_out = stage_entrants(root, tmp_path / "staged", ("minimax", "evaluation"),
+                                        ["random"])
+    assert [e.id for e in entrants] == ["random", "random~"]
+    assert entrants[1].kind == "submission" and entrants[1].display == "random"
+    assert [entry["name"] for entry in left_out] == ["kaputt.zip"]
+
+
+def test_the_task_is_the_one_with_a_match_check_or_named_and_must_be_playable():
+    course = load_course(TURNIER / "tasks")
+    task = playable_task(course)
+    setup = setup_from_task(course, task)
+    assert (setup.depth, setup.evaluation, setup.move_seconds, setup.seed) == \
+        (3, "evaluation.evaluate", 1.0, 7)
+    with pytest.raises(TournamentError, match="no task 'nope'"):
+        playable_task(course, "nope")
+    sheet = load_course(ROOT / "tasks")
+    with pytest.raises(TournamentError):
+        playable_task(sheet, sheet.tasks[0].id)       # the sheet's explicit tree
+
+
+# -- the bundled tournament: 16 players of known strength ---------------------------------------
+
+FORFEITERS = {"absturz": "crashed", "endlos": "timeout", "text": "illegal"}
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory):
+    out = tmp_path_factory.mktemp("turnier")
+    code = main(["tournament", "--tasks", str(TURNIER / "tasks"),
+                 "--submissions", str(TURNIER / "submissions"), "--out", str(out),
+                 "--baselines", "random,greedy,alphabeta:1,alphabeta:2,alphabeta:3,"
+                 "alphabeta:4", "--pairs", "2", "--jobs", "2"])
+    record = json.loads((out / "tournament.json").read_text())
+    return code, out, record
+
+
+def test_sixteen_players_complete_with_every_forfeit_named(tournament):
+    code, out, record = tournament
+    assert code == 0
+    assert len(record["players"]) == 16 and record["complete"]
+    assert len(record["games"]) == 16 * 15 // 2 * 2 * 2
+    reasons = Counter()
+    for game in record["games"]:
+        forfeit = game["replay"]["forfeit"]
+        if forfeit:
+            reasons[game["replay"]["players"][forfeit["player"]]["name"],
+                    forfeit["reason"]] += 1
+    # each of them loses every game it has to move in, with its reason; nobody else forfeits
+    assert {who for who, _ in reasons} == set(FORFEITERS)
+    for who, reason in FORFEITERS.items():
+        assert reasons[who, reason] >= 52 and sum(n for (w, _), n in reasons.items()
+                                                  if w == who) == reasons[who, reason]
+
+
+def test_the_ranking_follows_the_known_strengths(tournament):
+    from grader.play.ratings import rate
+    from grader.play.tournament import _rated
+    _, _, record = tournament
+    ratings = rate([_rated(g) for g in record["games"]])
+    above = [
+        # more depth with the same heuristic
+        ("alphabeta:4", "alphabeta:2"), ("alphabeta:4", "alphabeta:1"),
+        ("alphabeta:2", "random"),
+        # the same search with a heuristic that knows the game, against none or a wrong one
+        ("fenster", "null"), ("fenster", "zufall"), ("fenster", "verkehrt"),
+        ("fenster", "random"),
+    ]
+    legal = [p["id"] for p in record["players"] if p["id"] not in FORFEITERS]
+    above += [(player, forfeiter) for player in legal for forfeiter in FORFEITERS]
+    for stronger, weaker in above:
+        assert ratings[stronger].mu > ratings[weaker].mu, (stronger, weaker)
+    clearly = [("alphabeta:4", "random"), ("alphabeta:4", "null"), ("fenster", "random"),
+               ("fenster", "verkehrt"), ("random", "endlos"), ("random", "text")]
+    for stronger, weaker in clearly:
+        assert separated(ratings[stronger], ratings[weaker]), (stronger, weaker)
