@@ -383,6 +383,9 @@ def _tournament_command(command) -> None:
                             "player [the match check's, else 30 moves' worth]")
     tournament.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                             help="matchups played at once [number of cores]")
+    tournament.add_argument("--cluster", metavar="ADDRESS", help="play on the Dask cluster "
+                            "whose scheduler is at ADDRESS, each worker in its own sandbox; "
+                            "needs pip install -e '.[cluster]'")
     tournament.add_argument("--resume", action="store_true", help="continue an interrupted "
                             "tournament in OUT: play only the matchups not in its journal")
     tournament.add_argument("--sandbox", choices=("auto", "bubblewrap", "container",
@@ -487,6 +490,7 @@ def cmd_tournament(args) -> int:
 
 def _tournament(args) -> int:
     import tempfile
+    from .cluster import ClusterError
     from .play.tournament import (TournamentError, playable_task, run_tournament,
                                   setup_from_task, stage_entrants, write_reports)
     from .report.safe import terminal_text
@@ -545,11 +549,20 @@ def _tournament(args) -> int:
                 err.print(f"[{done[0]}/{done[1]}] {terminal_text(matchup.a)} - "
                           f"{terminal_text(matchup.b)}: {what}", markup=False,
                           highlight=False)
-            from .play.tournament import Progress
-            outcome = run_tournament(setup, entrants, out, jobs=args.jobs, resume=args.resume,
-                                     tasks_hash=tasks_hash(course.files), left_out=left_out,
-                                     progress=Progress(announce, played))
-        except TournamentError as error:
+            from .play.tournament import ClusterPlay, Progress
+            executor = (ClusterPlay(setup, entrants, args.cluster) if args.cluster
+                        else None)
+            try:
+                outcome = run_tournament(setup, entrants, out, jobs=args.jobs,
+                                         resume=args.resume,
+                                         tasks_hash=tasks_hash(course.files),
+                                         left_out=left_out,
+                                         progress=Progress(announce, played),
+                                         executor=executor)
+            finally:
+                if executor is not None:
+                    executor.close()
+        except (TournamentError, ClusterError) as error:
             err.print(f"{error}; no game was played.", markup=False, highlight=False)
             return EXIT_BAD_INPUT
     write_reports(out, outcome)

@@ -207,3 +207,25 @@ def test_the_ranking_follows_the_known_strengths(tournament):
                ("fenster", "verkehrt"), ("random", "endlos"), ("random", "text")]
     for stronger, weaker in clearly:
         assert separated(ratings[stronger], ratings[weaker]), (stronger, weaker)
+
+
+# -- on a Dask cluster ------------------------------------------------------------------------
+
+def test_a_dask_cluster_plays_the_same_games_as_local_arenas(tmp_path):
+    import distributed
+    from grader.play.tournament import ClusterPlay
+    entrants, _ = stage_entrants(TURNIER / "submissions", tmp_path / "staged",
+                                 ("minimax", "evaluation"), ["random", "alphabeta:1"])
+    entrants = [e for e in entrants if e.id in ("random", "alphabeta:1", "fenster", "text")]
+    setup = baseline_setup(depth=2, evaluation="evaluation.evaluate", move_seconds=2.0,
+                           game_seconds=60.0)
+    local = run_tournament(setup, entrants, tmp_path / "local")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        executor = ClusterPlay(setup, entrants, cluster.scheduler_address)
+        try:
+            remote = run_tournament(setup, entrants, tmp_path / "cluster", executor=executor)
+        finally:
+            executor.close()
+    assert games_of(remote.record) == games_of(local.record)
+    assert any(g["replay"]["reason"] == "illegal" for g in remote.record["games"])

@@ -34,6 +34,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import time
 import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -119,8 +120,9 @@ class Entrant:
 class Arena:
     """Plays matchups with the players' children kept between them (module docstring)."""
 
-    def __init__(self, setup: Setup, entrants: list[Entrant]):
+    def __init__(self, setup: Setup, entrants: list[Entrant], copies: Path | None = None):
         from ..sandbox.launcher import stage_runner
+        self.copies = copies             # the players' copies this arena owns (a cluster's)
         self.setup = setup
         self.entrants = {entrant.id: entrant for entrant in entrants}
         self.scratch = Path(tempfile.mkdtemp(prefix="grader-arena-"))
@@ -170,6 +172,8 @@ class Arena:
                 pass
         self.players.clear()
         shutil.rmtree(self.scratch, ignore_errors=True)
+        if self.copies is not None:
+            shutil.rmtree(self.copies, ignore_errors=True)
 
 
 _ARENA: Arena | None = None
@@ -245,6 +249,88 @@ class LocalPlay:
             self.arena.close()
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class ClusterPlay:
+    """Matchups played by the workers of an existing Dask cluster (``--cluster ADDRESS``,
+    the executor ``grader grade --cluster`` uses, ``grader.cluster``).
+
+    The setup and the players' staged copies (as bytes, ``grader.cluster.bundle``) travel
+    once to every worker (``scatter(..., broadcast=True)``); each worker thread keeps an
+    arena of its own for the tournament, made on its first matchup (its players' copies
+    unpacked into the arena's scratch folder) and closed when the tournament ends.  A worker
+    that cannot run the tournament's sandbox level plays nothing: its matchups come back as
+    errors saying why.  Results come back as they finish (``as_completed``)."""
+
+    def __init__(self, setup: Setup, entrants: list[Entrant], address: str):
+        import uuid
+        from ..cluster import bundle, connect
+        self.client = connect(address)
+        self.tournament = uuid.uuid4().hex
+        shipped = [(asdict(entrant), bundle(Path(entrant.folder))
+                    if entrant.kind == "submission" else None) for entrant in entrants]
+        self.shared = self.client.scatter((self.tournament, asdict(setup), shipped),
+                                          broadcast=True, hash=False)
+
+    def play(self, matchups: list[Matchup]):
+        from ..cluster import _distributed
+        distributed = _distributed()
+        futures = {self.client.submit(_play_on_cluster, self.shared, asdict(matchup),
+                                      pure=False): matchup for matchup in matchups}
+        for future in distributed.as_completed(list(futures), loop=self.client.loop):
+            matchup = futures[future]
+            try:
+                yield matchup, future.result()
+            except Exception as error:      # the worker died, lost its connection, a bug
+                yield matchup, {"error": f"{type(error).__name__}: {error}"}
+
+    def close(self) -> None:
+        try:
+            self.client.run(_end_on_cluster, self.tournament)
+        finally:
+            self.client.close()
+
+
+_cluster_lock = threading.Lock()
+_cluster_arenas: dict = {}        # (tournament, thread) -> Arena, on a Dask worker
+
+
+def _play_on_cluster(shared: tuple, matchup: dict) -> dict:
+    """A Dask worker's task: one matchup, in this thread's arena for the tournament."""
+    from ..cluster import _level_problem, unbundle
+    tournament, setup, shipped = shared
+    key = (tournament, threading.get_ident())
+    with _cluster_lock:
+        arena = _cluster_arenas.get(key)
+    if arena is None:
+        setup = Setup(**setup)
+        problem = _level_problem(setup.level)
+        if problem is not None:
+            return {"error": f"this worker cannot play at the '{setup.level}' isolation "
+                             f"level: {problem}"}
+        scratch = Path(tempfile.mkdtemp(prefix="grader-arena-copies-"))
+        entrants = []
+        for number, (entrant, entries) in enumerate(shipped, 1):
+            entrant = Entrant(**entrant)
+            if entries is not None:
+                folder = scratch / f"{number:04d}"
+                unbundle(entries, folder)
+                entrant = Entrant(entrant.id, entrant.kind, str(folder), entrant.display,
+                                  entrant.content)
+            entrants.append(entrant)
+        arena = Arena(setup, entrants, copies=scratch)
+        with _cluster_lock:
+            _cluster_arenas[key] = arena
+    return arena.play(Matchup(**matchup))
+
+
+def _end_on_cluster(tournament: str) -> None:
+    """Run on every worker when the tournament ends: its arenas and copies go."""
+    with _cluster_lock:
+        ended = [key for key in _cluster_arenas if key[0] == tournament]
+        arenas = [_cluster_arenas.pop(key) for key in ended]
+    for arena in arenas:
+        arena.close()
 
 
 # -- the journal ------------------------------------------------------------------------------
