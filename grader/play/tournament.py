@@ -534,6 +534,7 @@ def setup_from_task(course, task, *, schedule: str = "round-robin", rounds: int 
     seed and limits default to the task's first match check's, else to 2 plies, seed 1,
     the task's ``call_seconds`` per move and 30 moves' worth per game."""
     from ..checks.common import SEARCH_FUNCTIONS, VECTOR_SEARCHES
+    from ..checks.match import DEPTH_NEEDED
     from ..games import make_rules
     from .referee import two_players
     match = next((c for c in task.checks if c.kind == "match"), None)
@@ -545,6 +546,9 @@ def setup_from_task(course, task, *, schedule: str = "round-robin", rounds: int 
         two_players(make_rules(spec), spec)
     except ValueError as error:
         raise TournamentError(f"task {task.id!r}: {error}") from None
+    if task.game in DEPTH_NEEDED and task.depth is None:
+        raise TournamentError(f"task {task.id!r} sets no depth: a search of {task.game} to "
+                              "the end of the game does not finish a move")
 
     def of_match(name, default):
         value = match.option(name) if match is not None else None
