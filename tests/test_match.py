@@ -113,6 +113,9 @@ def line_of(text: str) -> int:
     ("[[0.7, 1], [0.5, 2]]", "thresholds go up"),
     ("points: 3", "worth its last threshold's points (2)"),
     ("move_seconds: 9", "move_seconds must not be more than game_seconds"),
+    ('stop_early: "ja"', "stop_early is true or false"),
+    ("margin: 0.1}", "margin only counts with stop_early: true"),
+    ("margin: 0.7", "margin must be a share between 0 and 0.5"),
     ("id: without-depth", None),
     ("evaluation: evaluate", "module.function"),
     ("evaluation: evaluation.own", "no check that plays"),
@@ -161,6 +164,63 @@ def test_a_hidden_match_plays_after_the_visible_calls(spiel):
     assert Plan.of(spiel).hidden_keys == frozenset()
     withheld = Plan.of(replace(spiel, tasks=(hidden,)), withhold_hidden=True)
     assert withheld.series == () and withheld.withheld == {hidden.checks[0].id}
+
+
+# -- early stopping (grader.play.sprt) -------------------------------------------------------
+
+def test_stop_early_puts_the_thresholds_and_margin_into_the_series_only_when_set(spiel):
+    (plain,) = Plan.of(spiel).series
+    assert (plain.stop_early, plain.thresholds) == (False, ())
+    (stopping,) = Plan.of(load_course(DATA / "stop-early.yaml")).series
+    assert stopping.stop_early and stopping.thresholds == (0.1, 0.3, 0.45)
+    assert stopping.margin == 0.05 and stopping.games == 20
+
+
+def test_a_clear_case_stops_early_the_same_way_each_time_and_says_so(child_script):
+    from grader.play.series import play_series
+    from grader.run import SubmissionRun
+    course = load_course(DATA / "stop-early.yaml")
+    check = course.tasks[0].checks[0]
+    (series,) = Plan.of(course).series
+    with SubmissionRun(child_script, SPIEL / "submissions" / "fenster", 120) as run:
+        first = play_series(series, run, name="fenster")
+        again = play_series(series, run, name="fenster")
+    played = len(first["games"])
+    assert 4 <= played < 20 and played % 2 == 0
+    assert first["planned"] == 20 and first["decisions"] == ["above"] * 3
+    # deterministic: the same seeds give the same games and the same stopping point
+    assert actions(again) == actions(first)
+    verdict = match.judge(check, [first], [])
+    assert verdict.passed and verdict.score == 3.0
+    stopped = verdict.facts["stopped"]
+    assert (stopped["played"], stopped["planned"], stopped["early"]) == (played, 20, True)
+    assert stopped["decisions"] == [[0.1, "above"], [0.3, "above"], [0.45, "above"]]
+    english = Catalogue("en").text("ok.match", **verdict.facts)
+    assert (f"Stopped after {played} of 20 games: the share is clearly above 10 %, 30 % and "
+            "45 %.") in english
+    german = Catalogue("de").text("ok.match", **verdict.facts)
+    assert (f"Abgebrochen nach {played} von 20 Partien: der Anteil liegt klar über 10 %, 30 % "
+            "und 45 %.") in german
+
+
+def actions(series_record: dict) -> list:
+    """Each game's moves without their CPU seconds, which vary from run to run."""
+    return [[(m["player"], m["action"]) for m in game["moves"]]
+            for game in series_record["games"]]
+
+
+def test_a_series_that_runs_out_before_settling_earns_its_observed_share(spiel):
+    """The fenster record (4 of 8 points) with every threshold still open at its end: the
+    share decides, as without early stopping, and the feedback says why all were played."""
+    check = spiel.tasks[0].checks[0]
+    options = {**dict(check.options), "stop_early": True}
+    check = replace(check, options=tuple(sorted(options.items())))
+    played = {**record("fenster"), "planned": 8, "decisions": ["above", "open", "open"]}
+    verdict = match.judge(check, [played], [])
+    assert verdict.score == 3.0 and verdict.facts["stopped"]["early"] is False
+    text = Catalogue("en").text("ok.match", **verdict.facts)
+    assert ("All 8 games were played: the share was not clearly above or below 30 % and 45 % "
+            "before, so the share of all the games counts.") in text
 
 
 # -- the self-check kit ----------------------------------------------------------------------
