@@ -140,8 +140,28 @@ def parse_options(item, context, line):
         except ValueError as error:
             context.problem(item.line_of("opponent"), str(error))
             opponent = None
-    games = _whole(item, context, "games", 10, 2, MAX_GAMES, "pairs of games, the seats "
-                   "swapped: an even number")
+    options = play_options(item, context, default_games=10)
+    thresholds = _thresholds(item, context, line)
+    if thresholds and "points" in item and item["points"] != thresholds[-1][1]:
+        context.problem(item.line_of("points"), f"a match check is worth its last threshold's "
+                        f"points ({thresholds[-1][1]:g}); leave points out or make them equal")
+    stop_early = item.get("stop_early", False)
+    if not isinstance(stop_early, bool):
+        context.problem(item.line_of("stop_early"), "stop_early is true or false (stop the "
+                        "games once every threshold is clearly reached or missed)")
+        stop_early = False
+    margin = _margin(item, context)
+    game_problem(context, line, KIND)
+    return {"opponent": opponent, **options, "thresholds": thresholds,
+            "stop_early": stop_early, "margin": margin}
+
+
+def play_options(item, context, default_games: int) -> dict:
+    """The options of how a series is played, shared by the kinds that grade by play
+    (``match``, ``rating``): ``games``, ``opening``, ``seed``, ``move_seconds`` and
+    ``game_seconds``."""
+    games = _whole(item, context, "games", default_games, 2, MAX_GAMES, "pairs of games, the "
+                   "seats swapped: an even number")
     if games % 2:
         context.problem(item.line_of("games"), f"games must be even (pairs with the seats "
                         f"swapped), not {games}")
@@ -153,20 +173,8 @@ def parse_options(item, context, line):
     if move_seconds and game_seconds and move_seconds > game_seconds:
         context.problem(item.line_of("move_seconds"), "move_seconds must not be more than "
                         "game_seconds (a move is part of a game)")
-    thresholds = _thresholds(item, context, line)
-    if thresholds and "points" in item and item["points"] != thresholds[-1][1]:
-        context.problem(item.line_of("points"), f"a match check is worth its last threshold's "
-                        f"points ({thresholds[-1][1]:g}); leave points out or make them equal")
-    stop_early = item.get("stop_early", False)
-    if not isinstance(stop_early, bool):
-        context.problem(item.line_of("stop_early"), "stop_early is true or false (stop the "
-                        "games once every threshold is clearly reached or missed)")
-        stop_early = False
-    margin = _margin(item, context)
-    game_problem(context, line)
-    return {"opponent": opponent, "games": games, "opening": opening, "seed": seed,
-            "thresholds": thresholds, "move_seconds": move_seconds,
-            "game_seconds": game_seconds, "stop_early": stop_early, "margin": margin}
+    return {"games": games, "opening": opening, "seed": seed, "move_seconds": move_seconds,
+            "game_seconds": game_seconds}
 
 
 def _margin(item, context) -> float:
@@ -182,13 +190,14 @@ def _margin(item, context) -> float:
     return float(value)
 
 
-def game_problem(context, line) -> None:
-    """What keeps the task's game from being played by the referee, as a problem."""
+def game_problem(context, line, kind: str = KIND) -> None:
+    """What keeps the task's game from being played by the referee, as a problem (``kind``:
+    the check kind that wants it played)."""
     if context.convention != "game":
-        context.problem(line, "a match check plays the game convention's search "
+        context.problem(line, f"a {kind} check plays the game convention's search "
                         "name(game, state, depth): leave the task's convention at game")
     if context.game in ("tree", "none") or context.game_spec is None:
-        context.problem(line, "a match check needs a game two players play: tictactoe, "
+        context.problem(line, f"a {kind} check needs a game two players play: tictactoe, "
                         "connect4, kalah or a course's own game module")
         return
     from ..games import make_rules
@@ -199,7 +208,7 @@ def game_problem(context, line) -> None:
         context.problem(line, str(error))
         return
     if context.game in DEPTH_NEEDED and context.depth is None:
-        context.problem(line, f"a match of {context.game} needs the task's depth: a search to "
+        context.problem(line, f"a {kind} check on {context.game} needs the task's depth: a search to "
                         "the end of the game does not finish a move")
 
 
@@ -213,13 +222,22 @@ def calls(task, check):
     return []
 
 
+def seconds_of(task, check, series_count: int = 1) -> tuple[float, float]:
+    """CPU seconds per move and per game: the check's, else the task's ``call_seconds`` and
+    its ``submission_seconds`` shared by all the games of the check's ``series_count``
+    series."""
+    games = check.option("games") * series_count
+    move_seconds = check.option("move_seconds") or task.limits.call_seconds
+    game_seconds = check.option("game_seconds") or max(move_seconds,
+                                                       task.limits.submission_seconds / games)
+    return move_seconds, game_seconds
+
+
 def series(task, check):
     """The games this check needs played (``grader.play.series``)."""
     from ..play.series import Series
     games = check.option("games")
-    move_seconds = check.option("move_seconds") or task.limits.call_seconds
-    game_seconds = check.option("game_seconds") or max(move_seconds,
-                                                       task.limits.submission_seconds / games)
+    move_seconds, game_seconds = seconds_of(task, check)
     stop_early = bool(check.option("stop_early"))
     # without early stopping the thresholds stay out of the series: checks that differ in
     # their thresholds only share one series of games
