@@ -169,7 +169,7 @@ def test_a_hidden_match_plays_after_the_visible_calls(spiel):
 # -- early stopping (grader.play.sprt) -------------------------------------------------------
 
 def test_stop_early_puts_the_thresholds_and_margin_into_the_series_only_when_set(spiel):
-    (plain,) = Plan.of(spiel).series
+    (plain,) = Plan.of(spiel).series_of[spiel.tasks[0].checks[0].id]
     assert (plain.stop_early, plain.thresholds) == (False, ())
     (stopping,) = Plan.of(load_course(DATA / "stop-early.yaml")).series
     assert stopping.stop_early and stopping.thresholds == (0.1, 0.3, 0.45)
@@ -230,9 +230,9 @@ def test_a_self_check_kit_leaves_match_checks_out_and_counts_them_for_hand_in():
     shown, left_out = visible_course(course)
     assert left_out == 1
     assert [c.kind for task in shown.tasks for c in task.checks] == ["value"]
-    only_match = load_course(SPIEL / "tasks")
-    shown, left_out = visible_course(only_match)
-    assert shown.tasks == () and left_out == 1
+    only_play = load_course(SPIEL / "tasks")          # a match and a rating check
+    shown, left_out = visible_course(only_play)
+    assert shown.tasks == () and left_out == 2
 
 
 # -- the course, graded for real ------------------------------------------------------------
@@ -245,7 +245,9 @@ def graded(tmp_path_factory):
 
 def test_stronger_evaluations_earn_clearly_more_points(graded):
     _, results = graded
-    score = {student: result["score"] for student, result in results.items()}
+    # the match task's points (the course's second task rates: tests/test_rating_check.py)
+    score = {student: next(t["score"] for t in result["tests"] if "c4-spiel" in t["name"])
+             for student, result in results.items()}
     assert score["fenster"] == 3          # the window count
     assert score["mitte"] == 1            # only the centre column
     assert score["null"] == score["zufall"] == 0
@@ -265,7 +267,7 @@ def test_crashing_hanging_and_illegal_players_lose_with_their_reason_and_the_bat
     assert 'dein Spieler zog "2", keinen erlaubten Zug (erlaubt: 0, 1, 2, 3, 4, 5, 6)' in illegal
     assert results["text"]["score"] == 0
     state = json.loads((out / "endlos" / ".grading.json").read_text(encoding="utf-8"))
-    (verdict,) = state["verdicts"]
+    verdict = state["verdicts"][0]                      # the match's
     assert {g["reason"] for g in verdict["facts"]["game_list"]} == {"timeout"}
 
 
@@ -305,7 +307,7 @@ def test_a_match_leaves_the_run_s_timeouts_as_it_found_them(spiel, child_script)
     from grader.calls import Call
     from grader.play.series import play_series
     from grader.run import SubmissionRun
-    (series,) = Plan.of(spiel).series
+    (series,) = Plan.of(spiel).series_of[spiel.tasks[0].checks[0].id]
     series = replace(series, games=2, move_seconds=0.5, game_seconds=2.0)
     call = Call("minimax", "alphabeta", "game", ('{"kind":"connect4","columns":4,"rows":4,'
                                                  '"connect":3,"board":"..../..../..../...."}',),
