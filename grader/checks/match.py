@@ -208,8 +208,8 @@ def game_problem(context, line, kind: str = KIND) -> None:
         context.problem(line, str(error))
         return
     if context.game in DEPTH_NEEDED and context.depth is None:
-        context.problem(line, f"a {kind} check on {context.game} needs the task's depth: a search to "
-                        "the end of the game does not finish a move")
+        context.problem(line, f"a {kind} check on {context.game} needs the task's depth: a "
+                        "search to the end of the game does not finish a move")
 
 
 def points_of(options) -> float:
