@@ -203,6 +203,21 @@ def test_a_clear_case_stops_early_the_same_way_each_time_and_says_so(child_scrip
             "und 45 %.") in german
 
 
+def test_a_series_stopped_below_every_threshold_earns_nothing_and_says_so(spiel):
+    check = spiel.tasks[0].checks[0]
+    options = {**dict(check.options), "stop_early": True}
+    check = replace(check, options=tuple(sorted(options.items())))
+    lost = {**record("absturz"), "planned": 20, "decisions": ["below"] * 3}
+    verdict = match.judge(check, [lost], [])
+    assert verdict.score == 0.0 and verdict.facts["stopped"]["below"] == [0.1, 0.3, 0.45]
+    text = Catalogue("en").text("reason.match.points", **verdict.facts)
+    assert "Stopped after 8 of 20 games: the share is clearly below 10 %, 30 % and 45 %." \
+        in text
+    german = Catalogue("de").text("reason.match.points", **verdict.facts)
+    assert "Abgebrochen nach 8 von 20 Partien: der Anteil liegt klar unter 10 %, 30 % und " \
+        "45 %." in german
+
+
 def actions(series_record: dict) -> list:
     """Each game's moves without their CPU seconds, which vary from run to run."""
     return [[(m["player"], m["action"]) for m in game["moves"]]
