@@ -6,7 +6,8 @@ For a search call, per input: the root ``value`` (the root player's view), the f
 among them, the nodes visited in order (``visits``) and where ``utility`` and ``evaluate`` were
 asked.  For a plain call (e.g. an evaluation function): the ``value`` returned.  For a
 move ordering (``ordering`` convention): the model ordering's reply per position, see
-``ordering_answers``.
+``ordering_answers``.  For a ``grader.play.series.RoundRobin`` (a ``rating`` check's
+reference): the record of the baselines' games among themselves, played here.
 """
 
 from __future__ import annotations
@@ -61,6 +62,11 @@ PROVEN_SEARCHES = ("alphabeta_tt", "negascout", "mtdf")
 
 
 def answer_call(call: Call) -> list[dict]:
+    from .play.series import RoundRobin
+    if isinstance(call, RoundRobin):
+        # a rating check's reference: the baselines' games among themselves (trusted code in
+        # the parent, no student involved), played once per task like any answer
+        return [call.play()]
     # The model solutions are imported only when an answer is computed: a self-check kit's
     # answers come precomputed, and its grader has no ``reference`` package.
     from reference.evaluation import EVALUATIONS

@@ -34,11 +34,14 @@ class Plan:
     packages: tuple = ()     # third-party distributions the course lets students import
     series_of: dict = field(default_factory=dict)   # check id -> tuple of play.series.Series
     series: tuple = ()       # distinct series of games, in first-use order
+    # check id -> reference games a check is judged with (play.series.RoundRobin): answered
+    # by the answer book, once per batch, never run in a student's child
+    references_of: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, course, only_visible: bool = False, withhold_hidden: bool = False) -> "Plan":
         chosen, calls_of, calls, withheld = [], {}, {}, set()
-        series_of, series = {}, {}
+        series_of, series, references_of = {}, {}, {}
         for task in course.tasks:
             for check in task.checks:
                 if only_visible and check.visibility != "visible":
@@ -61,12 +64,14 @@ class Plan:
                     series_of[check.id] = played
                     for games in played:
                         series.setdefault(games.key(), games)
+                if hasattr(kind, "reference_games"):
+                    references_of[check.id] = tuple(kind.reference_games(task, check))
         shown = {item.key() for check in chosen if check.visibility == "visible"
                  for item in calls_of[check.id] + series_of.get(check.id, ())}
         hidden_keys = frozenset(key for key in (*calls, *series) if key not in shown)
         return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld),
                    hidden_keys, tuple(getattr(course, "packages", ())), series_of,
-                   tuple(series.values()))
+                   tuple(series.values()), references_of)
 
     def is_shown(self, check) -> bool:
         """Whether a student sees this check's details (hidden and after-due checks: not now)."""
@@ -80,7 +85,8 @@ def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
     the answer cache, which then keeps what was computed for the next run)."""
     plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
     answers = answers if answers is not None else AnswerBook()
-    for call in plan.calls:
+    references = [item for items in plan.references_of.values() for item in items]
+    for call in (*plan.calls, *references):
         try:
             answers[call]
         except ReferenceTooLarge as error:
@@ -134,8 +140,10 @@ def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdi
         kind = check_kinds.KINDS[check.kind]
         # the records of the games a check had played follow its calls' observations
         played = [observations[s.key()] for s in plan.series_of.get(check.id, ())]
+        # and the answers of the reference games it is judged with follow its calls' answers
+        references = plan.references_of.get(check.id, ())
         verdicts.append(kind.judge(check, [observations[c.key()] for c in calls] + played,
-                                   [answers[c] for c in calls]))
+                                   [answers[c] for c in (*calls, *references)]))
     return verdicts
 
 

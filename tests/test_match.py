@@ -113,6 +113,9 @@ def line_of(text: str) -> int:
     ("[[0.7, 1], [0.5, 2]]", "thresholds go up"),
     ("points: 3", "worth its last threshold's points (2)"),
     ("move_seconds: 9", "move_seconds must not be more than game_seconds"),
+    ('stop_early: "ja"', "stop_early is true or false"),
+    ("margin: 0.1}", "margin only counts with stop_early: true"),
+    ("margin: 0.7", "margin must be a share between 0 and 0.5"),
     ("id: without-depth", None),
     ("evaluation: evaluate", "module.function"),
     ("evaluation: evaluation.own", "no check that plays"),
@@ -163,6 +166,78 @@ def test_a_hidden_match_plays_after_the_visible_calls(spiel):
     assert withheld.series == () and withheld.withheld == {hidden.checks[0].id}
 
 
+# -- early stopping (grader.play.sprt) -------------------------------------------------------
+
+def test_stop_early_puts_the_thresholds_and_margin_into_the_series_only_when_set(spiel):
+    (plain,) = Plan.of(spiel).series_of[spiel.tasks[0].checks[0].id]
+    assert (plain.stop_early, plain.thresholds) == (False, ())
+    (stopping,) = Plan.of(load_course(DATA / "stop-early.yaml")).series
+    assert stopping.stop_early and stopping.thresholds == (0.1, 0.3, 0.45)
+    assert stopping.margin == 0.05 and stopping.games == 20
+
+
+def test_a_clear_case_stops_early_the_same_way_each_time_and_says_so(child_script):
+    from grader.play.series import play_series
+    from grader.run import SubmissionRun
+    course = load_course(DATA / "stop-early.yaml")
+    check = course.tasks[0].checks[0]
+    (series,) = Plan.of(course).series
+    with SubmissionRun(child_script, SPIEL / "submissions" / "fenster", 120) as run:
+        first = play_series(series, run, name="fenster")
+        again = play_series(series, run, name="fenster")
+    played = len(first["games"])
+    assert 4 <= played < 20 and played % 2 == 0
+    assert first["planned"] == 20 and first["decisions"] == ["above"] * 3
+    # deterministic: the same seeds give the same games and the same stopping point
+    assert actions(again) == actions(first)
+    verdict = match.judge(check, [first], [])
+    assert verdict.passed and verdict.score == 3.0
+    stopped = verdict.facts["stopped"]
+    assert (stopped["played"], stopped["planned"], stopped["early"]) == (played, 20, True)
+    assert stopped["decisions"] == [[0.1, "above"], [0.3, "above"], [0.45, "above"]]
+    english = Catalogue("en").text("ok.match", **verdict.facts)
+    assert (f"Stopped after {played} of 20 games: the share is clearly above 10 %, 30 % and "
+            "45 %.") in english
+    german = Catalogue("de").text("ok.match", **verdict.facts)
+    assert (f"Abgebrochen nach {played} von 20 Partien: der Anteil liegt klar über 10 %, 30 % "
+            "und 45 %.") in german
+
+
+def test_a_series_stopped_below_every_threshold_earns_nothing_and_says_so(spiel):
+    check = spiel.tasks[0].checks[0]
+    options = {**dict(check.options), "stop_early": True}
+    check = replace(check, options=tuple(sorted(options.items())))
+    lost = {**record("absturz"), "planned": 20, "decisions": ["below"] * 3}
+    verdict = match.judge(check, [lost], [])
+    assert verdict.score == 0.0 and verdict.facts["stopped"]["below"] == [0.1, 0.3, 0.45]
+    text = Catalogue("en").text("reason.match.points", **verdict.facts)
+    assert "Stopped after 8 of 20 games: the share is clearly below 10 %, 30 % and 45 %." \
+        in text
+    german = Catalogue("de").text("reason.match.points", **verdict.facts)
+    assert "Abgebrochen nach 8 von 20 Partien: der Anteil liegt klar unter 10 %, 30 % und " \
+        "45 %." in german
+
+
+def actions(series_record: dict) -> list:
+    """Each game's moves without their CPU seconds, which vary from run to run."""
+    return [[(m["player"], m["action"]) for m in game["moves"]]
+            for game in series_record["games"]]
+
+
+def test_a_series_that_runs_out_before_settling_earns_its_observed_share(spiel):
+    """The fenster record (4 of 8 points) with every threshold still open at its end: the
+    share decides, as without early stopping, and the feedback says why all were played."""
+    check = spiel.tasks[0].checks[0]
+    options = {**dict(check.options), "stop_early": True}
+    check = replace(check, options=tuple(sorted(options.items())))
+    played = {**record("fenster"), "planned": 8, "decisions": ["above", "open", "open"]}
+    verdict = match.judge(check, [played], [])
+    assert verdict.score == 3.0 and verdict.facts["stopped"]["early"] is False
+    text = Catalogue("en").text("ok.match", **verdict.facts)
+    assert ("All 8 games were played: the share was not clearly above or below 30 % and 45 % "
+            "before, so the share of all the games counts.") in text
+
+
 # -- the self-check kit ----------------------------------------------------------------------
 
 def test_a_self_check_kit_leaves_match_checks_out_and_counts_them_for_hand_in():
@@ -170,9 +245,9 @@ def test_a_self_check_kit_leaves_match_checks_out_and_counts_them_for_hand_in():
     shown, left_out = visible_course(course)
     assert left_out == 1
     assert [c.kind for task in shown.tasks for c in task.checks] == ["value"]
-    only_match = load_course(SPIEL / "tasks")
-    shown, left_out = visible_course(only_match)
-    assert shown.tasks == () and left_out == 1
+    only_play = load_course(SPIEL / "tasks")          # a match and a rating check
+    shown, left_out = visible_course(only_play)
+    assert shown.tasks == () and left_out == 2
 
 
 # -- the course, graded for real ------------------------------------------------------------
@@ -185,7 +260,9 @@ def graded(tmp_path_factory):
 
 def test_stronger_evaluations_earn_clearly_more_points(graded):
     _, results = graded
-    score = {student: result["score"] for student, result in results.items()}
+    # the match task's points (the course's second task rates: tests/test_rating_check.py)
+    score = {student: next(t["score"] for t in result["tests"] if "c4-spiel" in t["name"])
+             for student, result in results.items()}
     assert score["fenster"] == 3          # the window count
     assert score["mitte"] == 1            # only the centre column
     assert score["null"] == score["zufall"] == 0
@@ -205,7 +282,7 @@ def test_crashing_hanging_and_illegal_players_lose_with_their_reason_and_the_bat
     assert 'dein Spieler zog "2", keinen erlaubten Zug (erlaubt: 0, 1, 2, 3, 4, 5, 6)' in illegal
     assert results["text"]["score"] == 0
     state = json.loads((out / "endlos" / ".grading.json").read_text(encoding="utf-8"))
-    (verdict,) = state["verdicts"]
+    verdict = state["verdicts"][0]                      # the match's
     assert {g["reason"] for g in verdict["facts"]["game_list"]} == {"timeout"}
 
 
@@ -245,7 +322,7 @@ def test_a_match_leaves_the_run_s_timeouts_as_it_found_them(spiel, child_script)
     from grader.calls import Call
     from grader.play.series import play_series
     from grader.run import SubmissionRun
-    (series,) = Plan.of(spiel).series
+    (series,) = Plan.of(spiel).series_of[spiel.tasks[0].checks[0].id]
     series = replace(series, games=2, move_seconds=0.5, game_seconds=2.0)
     call = Call("minimax", "alphabeta", "game", ('{"kind":"connect4","columns":4,"rows":4,'
                                                  '"connect":3,"board":"..../..../..../...."}',),

@@ -81,6 +81,7 @@ from . import iteration_visits, iterations, line, quiescence, table, window  # n
 KINDS.update({module.KIND: module for module in (ordering, quiescence, table, window,
                                                  iterations, iteration_visits, line)})
 # Grading by play (issue 13).
-from . import match  # noqa: E402
+from . import match, rating  # noqa: E402
 
 KINDS[match.KIND] = match
+KINDS[rating.KIND] = rating

@@ -17,13 +17,23 @@ Options: ``opponent`` (a baseline of ``grader.play.baseline``: ``random``, ``gre
 (random plies before each pair, default 2), ``seed`` (default 1), ``thresholds`` (required:
 ``[share, points]`` pairs, both increasing), ``move_seconds`` and ``game_seconds`` (CPU
 seconds per move and per game; defaults: the task's ``call_seconds``, and its
-``submission_seconds`` divided by the games).
+``submission_seconds`` divided by the games), ``stop_early`` (default false) and ``margin``
+(default 0.05; see *Early stopping*).
 
 **Points.** The student's share of the points of all games (a win 1, a draw 1/2, a loss 0,
 divided by the games) is compared with the thresholds, and *the highest threshold reached
 counts*: ``[[0.2, 1], [0.35, 2], [0.45, 3]]`` gives 2 points for a share of 0.4, not 1 + 2.
 The check is worth the last threshold's points (a ``points:`` of the check, if given, must
 say the same), and passes with full marks only; a share below the first threshold earns 0.
+
+**Early stopping.** With ``stop_early: true`` the series stops after a pair once the
+sequential test of ``grader.play.sprt`` has decided every threshold (the pairs' mean share
+clearly above ``share + margin`` or below ``share - margin``, at error rates of 5 %; not
+before two pairs).  The points are still the highest threshold the observed share reaches:
+a decision never contradicts the share of the pairs played (``grader.play.sprt``), so a
+stopped series earns what its decisions say, and one that runs out of games before every
+threshold is decided earns what its share gives, as without the option.  The feedback says
+after how many of the games it stopped and which thresholds were clear.
 
 **How it runs.** A match does not fit the calls a child answers and a pure judge reads: the
 referee in the parent talks to the student's child move by move.  So ``calls`` asks for no
@@ -56,7 +66,7 @@ from .common import SEARCH_FUNCTIONS, VECTOR_SEARCHES, run_failure
 
 KIND = "match"
 OPTIONS = ("opponent", "games", "opening", "seed", "thresholds", "move_seconds",
-           "game_seconds")
+           "game_seconds", "stop_early", "margin")
 # What a series may ask at most: the games run one after another in one child.
 MAX_GAMES = 200
 MAX_OPENING = 20
@@ -130,8 +140,28 @@ def parse_options(item, context, line):
         except ValueError as error:
             context.problem(item.line_of("opponent"), str(error))
             opponent = None
-    games = _whole(item, context, "games", 10, 2, MAX_GAMES, "pairs of games, the seats "
-                   "swapped: an even number")
+    options = play_options(item, context, default_games=10)
+    thresholds = _thresholds(item, context, line)
+    if thresholds and "points" in item and item["points"] != thresholds[-1][1]:
+        context.problem(item.line_of("points"), f"a match check is worth its last threshold's "
+                        f"points ({thresholds[-1][1]:g}); leave points out or make them equal")
+    stop_early = item.get("stop_early", False)
+    if not isinstance(stop_early, bool):
+        context.problem(item.line_of("stop_early"), "stop_early is true or false (stop the "
+                        "games once every threshold is clearly reached or missed)")
+        stop_early = False
+    margin = _margin(item, context)
+    game_problem(context, line, KIND)
+    return {"opponent": opponent, **options, "thresholds": thresholds,
+            "stop_early": stop_early, "margin": margin}
+
+
+def play_options(item, context, default_games: int) -> dict:
+    """The options of how a series is played, shared by the kinds that grade by play
+    (``match``, ``rating``): ``games``, ``opening``, ``seed``, ``move_seconds`` and
+    ``game_seconds``."""
+    games = _whole(item, context, "games", default_games, 2, MAX_GAMES, "pairs of games, the "
+                   "seats swapped: an even number")
     if games % 2:
         context.problem(item.line_of("games"), f"games must be even (pairs with the seats "
                         f"swapped), not {games}")
@@ -143,23 +173,31 @@ def parse_options(item, context, line):
     if move_seconds and game_seconds and move_seconds > game_seconds:
         context.problem(item.line_of("move_seconds"), "move_seconds must not be more than "
                         "game_seconds (a move is part of a game)")
-    thresholds = _thresholds(item, context, line)
-    if thresholds and "points" in item and item["points"] != thresholds[-1][1]:
-        context.problem(item.line_of("points"), f"a match check is worth its last threshold's "
-                        f"points ({thresholds[-1][1]:g}); leave points out or make them equal")
-    game_problem(context, line)
-    return {"opponent": opponent, "games": games, "opening": opening, "seed": seed,
-            "thresholds": thresholds, "move_seconds": move_seconds,
+    return {"games": games, "opening": opening, "seed": seed, "move_seconds": move_seconds,
             "game_seconds": game_seconds}
 
 
-def game_problem(context, line) -> None:
-    """What keeps the task's game from being played by the referee, as a problem."""
+def _margin(item, context) -> float:
+    from ..play.sprt import DEFAULT_MARGIN
+    value = item.get("margin", DEFAULT_MARGIN)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 0.5:
+        context.problem(item.line_of("margin"), "margin must be a share between 0 and 0.5 "
+                        "(how far from a threshold the share must clearly be, e.g. 0.05)")
+        return DEFAULT_MARGIN
+    if "margin" in item and not item.get("stop_early", False):
+        context.problem(item.line_of("margin"), "margin only counts with stop_early: true; "
+                        "add it or leave margin out")
+    return float(value)
+
+
+def game_problem(context, line, kind: str = KIND) -> None:
+    """What keeps the task's game from being played by the referee, as a problem (``kind``:
+    the check kind that wants it played)."""
     if context.convention != "game":
-        context.problem(line, "a match check plays the game convention's search "
+        context.problem(line, f"a {kind} check plays the game convention's search "
                         "name(game, state, depth): leave the task's convention at game")
     if context.game in ("tree", "none") or context.game_spec is None:
-        context.problem(line, "a match check needs a game two players play: tictactoe, "
+        context.problem(line, f"a {kind} check needs a game two players play: tictactoe, "
                         "connect4, kalah or a course's own game module")
         return
     from ..games import make_rules
@@ -170,8 +208,8 @@ def game_problem(context, line) -> None:
         context.problem(line, str(error))
         return
     if context.game in DEPTH_NEEDED and context.depth is None:
-        context.problem(line, f"a match of {context.game} needs the task's depth: a search to "
-                        "the end of the game does not finish a move")
+        context.problem(line, f"a {kind} check on {context.game} needs the task's depth: a "
+                        "search to the end of the game does not finish a move")
 
 
 def points_of(options) -> float:
@@ -184,19 +222,34 @@ def calls(task, check):
     return []
 
 
+def seconds_of(task, check, series_count: int = 1) -> tuple[float, float]:
+    """CPU seconds per move and per game: the check's, else the task's ``call_seconds`` and
+    its ``submission_seconds`` shared by all the games of the check's ``series_count``
+    series."""
+    games = check.option("games") * series_count
+    move_seconds = check.option("move_seconds") or task.limits.call_seconds
+    game_seconds = check.option("game_seconds") or max(move_seconds,
+                                                       task.limits.submission_seconds / games)
+    return move_seconds, game_seconds
+
+
 def series(task, check):
     """The games this check needs played (``grader.play.series``)."""
     from ..play.series import Series
     games = check.option("games")
-    move_seconds = check.option("move_seconds") or task.limits.call_seconds
-    game_seconds = check.option("game_seconds") or max(move_seconds,
-                                                       task.limits.submission_seconds / games)
+    move_seconds, game_seconds = seconds_of(task, check)
+    stop_early = bool(check.option("stop_early"))
+    # without early stopping the thresholds stay out of the series: checks that differ in
+    # their thresholds only share one series of games
+    stopping = {"stop_early": True, "margin": check.option("margin"),
+                "thresholds": tuple(share for share, _ in check.option("thresholds"))} \
+        if stop_early else {}
     return [Series(spec=task.game_spec, module=task.module_of(check.function),
                    function=check.function, depth=task.depth,
                    evaluation=getattr(task, "evaluation", None),
                    opponent=check.option("opponent"), games=games,
                    opening=check.option("opening"), seed=check.option("seed"),
-                   move_seconds=move_seconds, game_seconds=game_seconds)]
+                   move_seconds=move_seconds, game_seconds=game_seconds, **stopping)]
 
 
 def game_facts(number: int, record: dict) -> dict:
@@ -243,11 +296,24 @@ def judge(check, observations, answers):
              "full": whole(check.points), "game_list": [summary(g) for g in games],
              "forfeits": sum(g["by"] == "student" for g in games),
              "replays": record["games"]}
+    if "planned" in record:
+        facts["stopped"] = stopping_facts(record, thresholds, len(games))
     if traceback:
         facts["traceback"] = traceback
     full = earned >= check.points
     return Verdict(check, full, check.points if full else earned,
                    "ok" if full else "match.points", facts)
+
+
+def stopping_facts(record: dict, thresholds: list, played: int) -> dict:
+    """What early stopping did: the games played of those planned, and each threshold's
+    decision by the sequential test after the last pair played."""
+    decisions = [[share, decision] for (share, _), decision
+                 in zip(thresholds, record["decisions"])]
+    return {"played": played, "planned": record["planned"],
+            "early": played < record["planned"], "decisions": decisions,
+            **{side: [share for share, decision in decisions if decision == side]
+               for side in ("above", "below", "open")}}
 
 
 def whole(number: float):
