@@ -12,7 +12,10 @@ One module per kind, registered in ``KINDS``.  A kind module provides
 A kind that grades by play also provides ``series(task, check)``: the games the grading plays
 with the submission's run (``grader.play.series``), whose records follow the calls'
 observations in ``judge``'s ``observations``; and may provide ``points_of(options)``, the
-check's points where the task file gives none (``match``: its last threshold's).
+check's points where the task file gives none (``match``: its last threshold's).  It may
+also provide ``reference_games(task, check)``: games between baselines only, which the answer
+book plays once per task, as a reference answer (``rating``: the baselines' round robin); their
+records follow the calls' answers in ``judge``'s ``answers``.
 
 A kind whose judge needs the model solutions (an answer that depends on what the student
 returned) sets ``JUDGED_WITH_REFERENCE = True``: a self-check kit has no ``reference`` and
