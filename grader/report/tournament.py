@@ -322,12 +322,13 @@ def ratings_csv(rows: list[dict], baseline_ids: list[str]) -> str:
                       "draws", "losses", "points", *(f"vs {b}" for b in baseline_ids)]])
     for row in rows:
         rating = row["rating"]
-        numbers = ([f"{rating.mu:.3f}", f"{rating.sigma:.3f}", f"{rating.low:.3f}",
-                    f"{rating.high:.3f}"] if rating else ["", "", "", ""])
+        # numbers stay numbers: csv_cell would mark a negative one's text as a formula
+        numbers = ([round(value, 3) for value in (rating.mu, rating.sigma, rating.low,
+                                                  rating.high)] if rating else ["", "", "", ""])
         against = [_wdl(row["against"][b]) for b in baseline_ids]
         writer.writerow([csv_cell(cell) for cell in
                          [row["rank"], row["id"], row["kind"], *numbers, row["games"],
-                          row["wins"], row["draws"], row["losses"], f"{row['points']:g}",
+                          row["wins"], row["draws"], row["losses"], row["points"],
                           *against]])
     return buffer.getvalue()
 
