@@ -309,7 +309,7 @@ def test_an_unfinished_tournament_says_so_and_german_pages_are_german(child_scri
     assert "grader tournament --resume" in board
     assert "Diese Partien unterscheiden keine zwei benachbarten Spieler." in board
     assert "Rangliste: Vier gewinnt: Turnier" in board
-    assert "Zug 1 von" in files["players/01-greedy.html"]
+    assert "wirft einen Stein in Spalte" in files["players/01-greedy.html"]
 
 
 def test_a_record_of_another_format_is_refused():

@@ -24,6 +24,8 @@ import csv
 import io
 import re
 
+from jinja2.utils import htmlsafe_json_dumps
+
 from .. import __version__
 from ..games import make_rules
 from ..play.ratings import Rating, leaderboard, separated
@@ -229,7 +231,9 @@ def player_game(game: dict, player_id: str, files: dict[str, str],
             "kind": kind, "final": positions[-1] if positions else None,
             "columns": len(positions[-1]["grid"][0]) if kind == "connect4" and positions
             else None,
-            "frames": frames}
+            "frames": frames,
+            # compact: a player's page holds some thirty games' frames
+            "frames_json": htmlsafe_json_dumps(frames, separators=(",", ":"))}
 
 
 def _positions(spec: dict, moves: list[dict]) -> list | None:
