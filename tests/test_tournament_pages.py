@@ -453,3 +453,23 @@ def test_players_the_ratings_do_not_know_are_listed_unrated_after_the_rated(tour
     assert rows[-1]["games"] == "16"            # its games are still counted
     assert "not rated" in files["leaderboard.html"]
     assert "Not rated yet." in files["players/02-greedy.html"]
+
+
+def test_a_course_s_own_game_is_shown_by_its_show_state():
+    from grader.tasks import load_course
+    tasks = Path(__file__).resolve().parent / "data" / "plugin-game" / "tasks"
+    spec = json.loads(load_course(tasks).tasks[0].game_spec)
+    record, ratings = play_record(spec, baselines("random", "alphabeta:3"), opening=1)
+    files = tournament_files(record, ratings)
+    assert "Game: race." in files["leaderboard.html"]
+    rules = make_rules(spec)
+    page = files["players/01-random.html"]
+    for found, game in zip(re.findall(r'class="frames">(.*?)</script>', page, re.S),
+                           record["games"]):
+        frames = json.loads(found)
+        state = rules.initial_state()
+        assert frames[0]["c"].endswith(str(rules.rules.show(state)))
+        for shown, move in zip(frames[1:], game["replay"]["moves"]):
+            state = rules.result(state, move["action"])
+            assert shown["c"].endswith(str(rules.rules.show(state)))
+            assert f'plays {move["action"]}' in shown["c"]
