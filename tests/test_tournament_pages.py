@@ -215,10 +215,10 @@ def test_forfeits_are_listed_with_their_reasons_and_the_traceback_is_shown_escap
     assert "it crashed (exit status 3)" in forfeits
     assert "it raised IndexError: list index out of range (minimax.py, line 6)" in forfeits
     page = files["players/05-ausnahme.html"]
-    assert "This player lost without a move: it raised IndexError" in page
+    assert "This player lost without a valid move: it raised IndexError" in page
     assert "<pre>  File &#34;minimax.py&#34;, line 6, in alphabeta" in page
     # a baseline's page names the opponent's failure, not its own
-    assert "The opponent lost without a move: it crashed" in files["players/03-random.html"]
+    assert "The opponent lost without a valid move: it crashed" in files["players/03-random.html"]
 
 
 def gap_rows(board: str) -> list[bool]:

@@ -38,7 +38,6 @@ RECORD_FORMAT = "gametree-grader tournament 1"
 PLAYERS_FOLDER = "players"
 MAX_SLUG = 40                       # characters of a player's id kept in its file's name
 FLIPPED = {"win": "loss", "draw": "draw", "loss": "win"}
-POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
 def tournament_files(record: dict, ratings: dict[str, Rating]) -> dict[str, str | bytes]:
@@ -61,7 +60,7 @@ def tournament_files(record: dict, ratings: dict[str, Rating]) -> dict[str, str 
         own = [player_game(game, row["id"], files, catalogue) for game in games
                if row["id"] in game["seats"].values()]
         out[files[row["id"]]] = TEMPLATES.get_template("player.html.j2").render(
-            row=row, games=own, opponents=opponents(row, own, files),
+            row=row, games=own, opponents=opponents(own, files),
             players=len(rows), **common)
     return out
 
@@ -303,7 +302,7 @@ def _state_text(kind: str | None, position: dict | None, catalogue: Catalogue) -
     return None
 
 
-def opponents(row: dict, games: list[dict], files: dict[str, str]) -> list[dict]:
+def opponents(games: list[dict], files: dict[str, str]) -> list[dict]:
     """The player's record against each opponent it met, in the order they were first met."""
     met: dict[str, dict] = {}
     for game in games:
