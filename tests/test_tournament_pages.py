@@ -406,6 +406,8 @@ def test_the_stepper_moves_through_a_game(browser, tournament):
     assert counter.text == f"2 / {total}" and discs() == 2
     step("last")
     assert counter.text == f"{total} / {total}" and discs() == total
+    game.find_elements("css selector", "ol.moves li")[1].click()     # a move of the list
+    assert counter.text == f"2 / {total}" and discs() == 2
     assert open_page(browser, out / "players" / "01-alphabeta2.html") == []
 
 
