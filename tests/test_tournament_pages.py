@@ -236,6 +236,13 @@ def test_the_leaderboard_marks_where_neighbours_are_told_apart():
     board = tournament_files(record, ratings)["leaderboard.html"]
     assert gap_rows(board) == [True, False]
     assert "Groups the games tell apart, best first: alphabeta:2 ≫ random." in board
+    # the intervals drawn on one scale: the lowest low at 0 %, the highest high at 100 %
+    bars = [tuple(map(float, found)) for found in re.findall(
+        r'<span style="left: ([\d.]+)%; width: ([\d.]+)%"></span><i style="left: ([\d.]+)%">',
+        board)]
+    (top_left, top_width, top_mu), (low_left, low_width, low_mu) = bars
+    assert low_left == 0 and top_left + top_width == pytest.approx(100, abs=0.2)
+    assert top_mu > low_mu and top_left > 0
 
 
 def test_no_line_where_the_games_do_not_tell_neighbours_apart(tournament):

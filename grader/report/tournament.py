@@ -157,7 +157,24 @@ def standings(record: dict, ratings: dict[str, Rating], games: list[dict],
     for row, below in zip(rows, rows[1:]):
         if row["rating"] and below["rating"]:
             row["gap"] = separated(row["rating"], below["rating"])
+    add_interval_bars(rows)
     return rows
+
+
+def add_interval_bars(rows: list[dict]) -> None:
+    """Each rated row's interval as a bar on one scale for all (percent of the span from the
+    lowest ``low`` to the highest ``high``): overlapping intervals can be seen at a glance."""
+    rated = [row["rating"] for row in rows if row["rating"]]
+    if not rated:
+        return
+    bottom = min(r.low for r in rated)
+    span = (max(r.high for r in rated) - bottom) or 1.0
+    for row in rows:
+        rating = row["rating"]
+        if rating:
+            row["bar"] = {"left": round(100 * (rating.low - bottom) / span, 1),
+                          "width": round(100 * (rating.high - rating.low) / span, 1),
+                          "mu": round(100 * (rating.mu - bottom) / span, 1)}
 
 
 def groups(rows: list[dict]) -> list[list[str]]:
