@@ -56,9 +56,11 @@ def tournament_files(record: dict, ratings: dict[str, Rating]) -> dict[str, str 
                rows=rows, baselines=baselines(record), groups=groups(rows),
                forfeits=forfeits(games, files), games=len(games), **common),
            "ratings.csv": ratings_csv(rows, baselines(record))}
+    # each game is drawn once, for the pages of both its players
+    pictures = {game["number"]: game_pictures(game, catalogue) for game in games}
     for row in rows:
-        own = [player_game(game, row["id"], files, catalogue) for game in games
-               if row["id"] in game["seats"].values()]
+        own = [player_game(game, row["id"], files, pictures[game["number"]])
+               for game in games if row["id"] in game["seats"].values()]
         out[files[row["id"]]] = TEMPLATES.get_template("player.html.j2").render(
             row=row, games=own, opponents=opponents(own, files),
             players=len(rows), **common)
@@ -219,19 +221,13 @@ def played_moves(replay: dict) -> int:
     return sum(1 for move in replay["moves"] if not move.get("opening"))
 
 
-def player_game(game: dict, player_id: str, files: dict[str, str],
-                catalogue: Catalogue) -> dict:
-    """One game from ``player_id``'s view: seat, opponent, result, reason, and the positions
-    move by move (``frames`` for the stepper, ``final`` drawn on the page)."""
+def player_game(game: dict, player_id: str, files: dict[str, str], pictures: dict) -> dict:
+    """One game from ``player_id``'s view: seat, opponent, result, reason, and its
+    ``pictures`` (``game_pictures``: the same on both players' pages)."""
     replay = game["replay"]
     seat = next(s for s, pid in game["seats"].items() if pid == player_id)
     opponent = next(pid for s, pid in game["seats"].items() if s != seat)
     forfeit = replay.get("forfeit")
-    spec = replay["game"]
-    positions = _positions(spec, replay["moves"])
-    kind = game_of(spec)
-    frames = [frame(kind, positions[index] if positions else None, replay["moves"], index,
-                    catalogue) for index in range(len(replay["moves"]) + 1)]
     return {"number": game["number"], "round": game["round"], "pair": game["pair"],
             "in_pair": game["in_pair"], "seat": seat, "first": seat == game["order"][0],
             "first_seat": game["order"][0],
@@ -241,14 +237,25 @@ def player_game(game: dict, player_id: str, files: dict[str, str],
             "by": None if not forfeit else ("self" if forfeit["player"] == seat
                                             else "opponent"),
             "detail": (forfeit or {}).get("detail") or {},
-            "forfeit_seconds": (forfeit or {}).get("seconds"),
             "moves": replay["moves"], "played": played_moves(replay),
             "opening": sum(1 for move in replay["moves"] if move.get("opening")),
-            "kind": kind, "final": positions[-1] if positions else None,
+            **pictures}
+
+
+def game_pictures(game: dict, catalogue: Catalogue) -> dict:
+    """The positions of a game, move by move: ``frames`` for the stepper (and as compact
+    JSON, ``frames_json``: a player's page holds some thirty games' frames), ``final`` the
+    last position as the page draws it."""
+    replay = game["replay"]
+    spec = replay["game"]
+    positions = _positions(spec, replay["moves"])
+    kind = game_of(spec)
+    frames = [frame(kind, positions[index] if positions else None, replay["moves"], index,
+                    catalogue) for index in range(len(replay["moves"]) + 1)]
+    return {"kind": kind, "final": positions[-1] if positions else None,
             "columns": len(positions[-1]["grid"][0]) if kind == "connect4" and positions
             else None,
             "frames": frames,
-            # compact: a player's page holds some thirty games' frames
             "frames_json": htmlsafe_json_dumps(frames, separators=(",", ":"))}
 
 
