@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from grader.games import make_rules
-from grader.play import SandboxedPlayer, baseline, play_pair
+from grader.play import Limits, SandboxedPlayer, baseline, play_pair
 from grader.play.ratings import leaderboard, rate, separated
 from grader.report.tournament import RECORD_FORMAT, player_files, tournament_files
 from grader.report.writers import write_atomically
@@ -37,7 +37,9 @@ CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 
 def play_record(spec: dict, players: dict, pairs: int = 1, opening: int = 2,
-                language: str = "en", complete: bool = True) -> tuple[dict, dict]:
+                language: str = "en", complete: bool = True,
+                limits: Limits = Limits(move_seconds=5.0, game_seconds=60.0)
+                ) -> tuple[dict, dict]:
     """A round robin of ``players`` (id -> (description, player)), ``pairs`` pairs of games
     per meeting, as the engine records it, and the ratings the engine computes from it."""
     ids = list(players)
@@ -46,7 +48,7 @@ def play_record(spec: dict, players: dict, pairs: int = 1, opening: int = 2,
         for b in ids[index + 1:]:
             for pair in range(1, pairs + 1):
                 played = play_pair(spec, players[a][1], players[b][1], f"7/{a}/{b}/{pair}",
-                                   opening=opening)
+                                   opening=opening, limits=limits)
                 for number, game in enumerate(played.games, 1):
                     games.append({"round": 1, "a": a, "b": b, "pair": pair, "game": number,
                                   "replay": game.replay})
@@ -56,7 +58,8 @@ def play_record(spec: dict, players: dict, pairs: int = 1, opening: int = 2,
               "task": "c4-spiel", "game": spec,
               "schedule": {"kind": "round-robin", "pairs": pairs, "opening": opening,
                            "seed": 7, "rounds": 1},
-              "limits": {"move_seconds": 5.0, "game_seconds": 60.0},
+              "limits": {"move_seconds": limits.move_seconds,
+                         "game_seconds": limits.game_seconds},
               "players": [{"id": pid, "name": pid, **players[pid][0]} for pid in ids],
               "games": games, "complete": complete, "wall_seconds": 12.5}
     return json.loads(json.dumps(record)), rate(results, ids)
@@ -225,6 +228,29 @@ def gap_rows(board: str) -> list[bool]:
     """Whether each row of the leaderboard, top to bottom, has the line below it."""
     rows = re.findall(r'<tr class="(?:baseline|submission)( gap)?" data-player=', board)
     return [bool(gap) for gap in rows]
+
+
+def test_a_timeout_and_an_illegal_move_are_named_as_such(child_script):
+    hanging = SandboxedPlayer(PLAYERS / "endlos", child_script, depth=2, name="endlos")
+    illegal = SandboxedPlayer(PLAYERS / "regelwidrig", child_script, depth=2,
+                              name="regelwidrig")
+    try:
+        players = baselines("random")
+        for player in (hanging, illegal):
+            players[player.name] = ({k: v for k, v in player.describe().items()
+                                     if k != "name"}, player)
+        # the hanging player reaches its CPU limit per move; the others never think as long
+        record, ratings = play_record(CONNECT4, players, opening=0,
+                                      limits=Limits(move_seconds=1.0, game_seconds=10.0))
+    finally:
+        hanging.close()
+        illegal.close()
+    board = tournament_files(record, ratings)["leaderboard.html"]
+    assert "endlos lost game 1 (round 1) against random: it gave no move within 1.0 s of " \
+        "computing time" in board
+    assert "regelwidrig lost game 4 (round 1) against random: it played 7, not a legal move " \
+        "(legal: 0, 1, 2, 3, 4, 5, 6), at the first move." in board
+    assert "Thinking time: 1.0 s per move and 10.0 s per game (CPU seconds)." in board
 
 
 def test_the_leaderboard_marks_where_neighbours_are_told_apart():
