@@ -508,3 +508,17 @@ def test_a_course_s_own_game_is_shown_by_its_show_state():
             state = rules.result(state, move["action"])
             assert shown["c"].endswith(str(rules.rules.show(state)))
             assert f'plays {move["action"]}' in shown["c"]
+
+
+def test_the_explanation_takes_its_numbers_from_the_ratings():
+    record, _ = play_record(CONNECT4, baselines("greedy", "random"))
+    seats = [[p["name"] for p in game["replay"]["players"].values()] for game in record["games"]]
+    points = {"win": 1, "draw": 0.5, "loss": 0}
+    games = [(*pair, points[game["replay"]["result"]])
+             for pair, game in zip(seats, record["games"])]
+    narrow = rate(games, z=1.0)
+    board = tournament_files(record, narrow)["leaderboard.html"]
+    assert "μ ± 1 σ: the true skill lies in that interval with about 68 % probability" in board
+    assert "Every player starts at 25 ± 8.3;" in board
+    assert "larger than 1 times the standard deviation of the difference" in board
+    assert f"{narrow['greedy'].mu:.1f} ± {narrow['greedy'].sigma:.1f}" in board

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 
 from jinja2.utils import htmlsafe_json_dumps
 
 from .. import __version__
 from ..games import make_rules
-from ..play.ratings import Rating, leaderboard, separated
+from ..play.ratings import Z_95, Rating, leaderboard, rate, separated
 from .messages import Catalogue
 from .positions import game_of, line_positions
 from .safe import csv_cell
@@ -55,6 +56,7 @@ def tournament_files(record: dict, ratings: dict[str, Rating]) -> dict[str, str 
               "game_title": catalogue.text("tournament.game", **record["game"])}
     out = {"leaderboard.html": TEMPLATES.get_template("leaderboard.html.j2").render(
                rows=rows, baselines=baselines(record), groups=groups(rows),
+               scale=interval_scale(ratings),
                forfeits=forfeits(games, files), games=len(games), **common),
            "ratings.csv": ratings_csv(rows, baselines(record))}
     # each game is drawn once, for the pages of both its players
@@ -178,6 +180,16 @@ def add_interval_bars(rows: list[dict]) -> None:
             row["bar"] = {"left": round(100 * (rating.low - bottom) / span, 1),
                           "width": round(100 * (rating.high - rating.low) / span, 1),
                           "mu": round(100 * (rating.mu - bottom) / span, 1)}
+
+
+def interval_scale(ratings: dict[str, Rating]) -> dict:
+    """What the leaderboard's explanation says of the intervals, from the ratings themselves:
+    their ``z``, the probability it stands for, and the prior every player starts from (the
+    rating model's, as ``rate`` gives it to a player without games)."""
+    z = next(iter(ratings.values())).z if ratings else Z_95
+    prior = rate([], ["prior"], z=z)["prior"]
+    return {"z": f"{z:g}", "percent": round(100 * math.erf(z / math.sqrt(2))),
+            "prior": f"{prior.mu:g}", "prior_half": f"{z * prior.sigma:.1f}"}
 
 
 def groups(rows: list[dict]) -> list[list[str]]:
