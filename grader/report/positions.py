@@ -1,5 +1,5 @@
 """The positions behind the node names of a visit table, for tic-tac-toe, matchsticks and
-Kalah and Connect Four.
+Kalah and Connect Four, and of a game played move by move (a class tournament's games).
 
 A visit log names a node of a game search by the actions that lead to it from the task's
 position, joined by ``-`` (``"4-0-8"``: a mark on cell 4, then on 0, then on 8; in Connect Four ``"3-3-4"``: discs
@@ -79,13 +79,32 @@ def table_positions(spec, rows: list[dict]) -> dict | None:
         replay = PathReplay(spec)
     except (KeyError, TypeError, ValueError):
         return None
-    describe = {"tictactoe": _board, "nim": _pile, "kalah": _kalah,
-                "connect4": _connect4_board, "plugin": _shown}[game]
+    describe = DESCRIBERS[game]
     for row in rows:
         for side in ("expected", "observed"):
             found = replay.state_of(row[side])
             row[f"{side}_position"] = describe(replay.rules, *found) if found else None
     return _legend(game, spec, replay, rows)
+
+
+def line_positions(spec, steps: list) -> list | None:
+    """The positions of a game played from the spec's position: before the first of
+    ``steps`` (``(player, action)`` pairs, as a replay's moves) and after each, as the
+    templates' board dicts (the last move marked); None for a game without pictures.  The
+    moves are the referee's, legal by construction: replaying them needs no search, unlike
+    a node's name (``PathReplay``).  A class tournament's pages step through them."""
+    game = game_of(spec)
+    if game is None:
+        return None
+    rules = make_rules(spec)
+    describe = DESCRIBERS[game]
+    state, done = rules.initial_state(), []
+    positions = [describe(rules, state, [])]
+    for player, action in steps:
+        state = rules.result(state, action)
+        done.append((player, action))
+        positions.append(describe(rules, state, done))
+    return positions
 
 
 def _board(rules, state: str, steps: list) -> dict:
@@ -156,6 +175,11 @@ def _kalah_text(top, bottom, min_store, max_store) -> str:
     """``[4] 0 2 3 / 2 2 0 [3]``: MIN's store and row, then MAX's row and store."""
     return (f"[{min_store}] {' '.join(str(p['stones']) for p in top)} / "
             f"{' '.join(str(p['stones']) for p in bottom)} [{max_store}]")
+
+
+# game -> (rules, state, steps) -> the board dict the templates draw
+DESCRIBERS = {"tictactoe": _board, "nim": _pile, "kalah": _kalah,
+              "connect4": _connect4_board, "plugin": _shown}
 
 
 def _moves_again(steps: list) -> bool:
