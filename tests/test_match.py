@@ -296,6 +296,20 @@ def test_each_student_s_games_are_written_as_replays_beside_the_report(graded):
         assert {p["name"] for p in game["players"].values()} == {"fenster", "alphabeta:2"}
 
 
+def test_the_feedback_links_a_page_of_the_games_drawn_move_by_move(graded):
+    out, _ = graded
+    folder = out / "absturz"
+    page = folder / "replays" / "c4-spiel.alphabeta.match.html"
+    for feedback in ("feedback.html", "feedback.md"):
+        text = (folder / feedback).read_text(encoding="utf-8")
+        assert "replays/c4-spiel.alphabeta.match.html" in text
+        assert "replays/c4-spiel.alphabeta.match.json" in text
+    html = page.read_text(encoding="utf-8")
+    assert html.count('<details class="game loss"') == 8     # it crashes in every game
+    assert "Dein Spieler: absturz." in html and "abgestürzt" in html
+    assert 'href="../leaderboard.html"' not in html            # no tournament around it
+
+
 def test_a_hidden_match_counts_but_shows_the_student_neither_games_nor_replays(
         spiel, child_script):
     from grader.batch import budget_of, prepare

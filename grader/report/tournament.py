@@ -31,12 +31,12 @@ from jinja2.utils import htmlsafe_json_dumps
 from .. import __version__
 from ..games import make_rules
 from ..play.ratings import Z_95, Rating, leaderboard, rate, separated
+from ..play.tournament import TOURNAMENT_FORMAT as RECORD_FORMAT
 from .messages import Catalogue
 from .positions import game_of, line_positions
 from .safe import csv_cell
 from .writers import TEMPLATES
 
-RECORD_FORMAT = "gametree-grader tournament 1"
 PLAYERS_FOLDER = "players"
 MAX_SLUG = 40                       # characters of a player's id kept in its file's name
 FLIPPED = {"win": "loss", "draw": "draw", "loss": "win"}
@@ -68,6 +68,37 @@ def tournament_files(record: dict, ratings: dict[str, Rating]) -> dict[str, str 
             row=row, games=own, opponents=opponents(own, files),
             players=len(rows), **common)
     return out
+
+
+def games_page(replays: list[dict], language: str, title: str) -> str:
+    """The games of one check that grades by play (a match's, a rating's), drawn as on a
+    tournament player's page, from the view of the submission's player (the one described
+    as ``kind: submission``), without a leaderboard or a rating: the page the feedback
+    links."""
+    catalogue = Catalogue(language)
+    described: dict = {}
+    for replay in replays:
+        for description in replay["players"].values():
+            described.setdefault(description["name"], description)
+    player = next(name for name, description in described.items()
+                  if description.get("kind") == "submission")
+    record = {"format": RECORD_FORMAT, "title": title, "language": language,
+              "game": replays[0]["game"],
+              "players": [{"id": name, **description}
+                          for name, description in described.items()],
+              "games": [{"round": None, "pair": (number + 1) // 2,
+                         "game": 2 - number % 2, "replay": replay}
+                        for number, replay in enumerate(replays, 1)]}
+    games = game_list(record)
+    pictures = {game["number"]: game_pictures(game, catalogue) for game in games}
+    own = [player_game(game, player, {}, pictures[game["number"]])
+           for game in games if player in game["seats"].values()]
+    row = {"rank": None, "id": player, "player": described.get(player, {}), "name": player,
+           "kind": "submission", "rating": None, "half": None, **tally(games, player)}
+    return TEMPLATES.get_template("player.html.j2").render(
+        row=row, games=own, opponents=opponents(own, {}), players=len(described),
+        standalone=True, record=record, ui=_ui(catalogue), lang=catalogue.language,
+        version=__version__, game_title=catalogue.text("tournament.game", **record["game"]))
 
 
 def _ui(catalogue: Catalogue):

@@ -54,6 +54,9 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
     picture = None
     if not verdict.passed and not (hidden and for_student):
         picture = picture_view(verdict.facts)
+    replays = None
+    if verdict.facts.get("replays") and check.visibility == "visible":
+        replays = {kind: f"{replay_stem(check)}.{kind}" for kind in ("html", "json")}
     return {
         "picture": picture,
         "id": check.id,
@@ -70,9 +73,15 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         "reason": verdict.reason,
         "message": message,
         "traceback": traceback,
+        "replays": replays,      # the games of a check that grades by play: page and JSON
         "named": named,          # the mistakes named, and the sentence naming them, which
         "diagnosis": diagnosis,  # place_diagnoses adds to the message
     }
+
+
+def replay_stem(check) -> str:
+    """Where a check's games are written beside the report, without the suffix."""
+    return "replays/" + check.id.replace("/", ".")
 
 
 def picture_view(facts: dict) -> dict | None:

@@ -176,22 +176,28 @@ def render_student(result, course, catalogue: Catalogue) -> dict[str, str]:
         "feedback.html": TEMPLATES.get_template("feedback.html.j2").render(
             view=html_view, ui=_ui(catalogue, True), lang=catalogue.language,
             version=__version__),
-        **replay_files(result)}
+        **replay_files(result, catalogue)}
 
 
-def replay_files(result) -> dict[str, str]:
-    """The games of checks that grade by play (``match``), one JSON file per check:
+def replay_files(result, catalogue: Catalogue) -> dict[str, str]:
+    """The games of checks that grade by play (``match``, ``rating``), per check:
     ``replays/<check id, / as .>.json`` holding the list of the games' replays
-    (``grader.play.referee``).  Visible checks only: a hidden check's games (its opponent,
-    its openings) stay in the verdict's facts, which the batch keeps in its state file."""
+    (``grader.play.referee``), and ``.html``, the games drawn move by move
+    (``grader.report.tournament.games_page``), which the feedback links.  Visible checks
+    only: a hidden check's games (its opponent, its openings) stay in the verdict's facts,
+    which the batch keeps in its state file."""
+    from .tournament import games_page
+    from .views import replay_stem
     files = {}
     for verdict in result.verdicts:
         replays = verdict.facts.get("replays")
         if replays and verdict.check.visibility == "visible":
-            name = verdict.check.id.replace("/", ".")
-            files[f"replays/{name}.json"] = json.dumps(
+            stem = replay_stem(verdict.check)
+            files[f"{stem}.json"] = json.dumps(
                 {"check": verdict.check.id, "games": replays}, indent=1,
                 ensure_ascii=False) + "\n"
+            files[f"{stem}.html"] = games_page(replays, catalogue.language,
+                                               catalogue.text(f"kind.{verdict.check.kind}"))
     return files
 
 
