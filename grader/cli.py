@@ -491,8 +491,9 @@ def cmd_tournament(args) -> int:
 def _tournament(args) -> int:
     import tempfile
     from .cluster import ClusterError
-    from .play.tournament import (TournamentError, playable_task, run_tournament,
-                                  setup_from_task, stage_entrants, write_reports)
+    from .play.tournament import (TournamentError, playable_task, points_of_first,
+                                  run_tournament, setup_from_task, stage_entrants,
+                                  write_reports)
     from .report.safe import terminal_text
     from .sandbox.isolation import STRONG_LEVELS
     from .submissions import tasks_hash
@@ -541,8 +542,8 @@ def _tournament(args) -> int:
             def played(matchup, outcome):
                 done[0] += 1
                 if "games" in outcome:
-                    points = sum(_points_of_a(number, replay) for number, replay
-                                 in enumerate(outcome["games"], 1))
+                    points = sum(points if number == 1 else 1 - points for number, points
+                                 in enumerate(map(points_of_first, outcome["games"]), 1))
                     what = f"{points:g}-{2 - points:g}"
                 else:
                     what = "failed in the grader (listed; --resume plays it again)"
@@ -575,11 +576,6 @@ def _tournament(args) -> int:
               f"{outcome.record['wall_seconds']:g} s. Leaderboard: {out / 'leaderboard.html'}",
               markup=False, highlight=False)
     return EXIT_FAILED if outcome.errors else EXIT_OK
-
-
-def _points_of_a(number: int, replay: dict) -> float:
-    points = {"win": 1.0, "draw": 0.5, "loss": 0.0}[replay["result"]]
-    return points if number == 1 else 1.0 - points
 
 
 def cmd_merge(args) -> int:

@@ -139,10 +139,9 @@ class Arena:
             player = baseline(entrant.id)
         else:
             setup = self.setup
-            sandboxed = [p for p in self.players.values() if hasattr(p, "run")]
+            sandboxed = [k for k, p in self.players.items() if isinstance(p, SandboxedPlayer)]
             if len(sandboxed) >= ARENA_CHILDREN:
-                oldest = next(k for k, p in self.players.items() if hasattr(p, "run"))
-                self.players.pop(oldest).close()
+                self.players.pop(sandboxed[0]).close()      # the least recently used
             budget = setup.game_seconds * 2 * setup.pairs * max(1, len(self.entrants)) + 60
             player = SandboxedPlayer(Path(entrant.folder), self.child_script,
                                      module=setup.module, function=setup.function,
