@@ -229,3 +229,42 @@ def test_a_dask_cluster_plays_the_same_games_as_local_arenas(tmp_path):
             executor.close()
     assert games_of(remote.record) == games_of(local.record)
     assert any(g["replay"]["reason"] == "illegal" for g in remote.record["games"])
+
+
+# -- the command, interrupted and resumed ------------------------------------------------------
+
+def test_the_command_stops_on_sigint_with_its_journal_and_resume_plays_the_rest(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    empty = tmp_path / "abgaben"
+    empty.mkdir()
+    out = tmp_path / "turnier"
+    command = [sys.executable, "-m", "grader.cli", "tournament", "--tasks",
+               str(TURNIER / "tasks"), "--submissions", str(empty), "--out", str(out),
+               "--baselines", "random,greedy,alphabeta:1,alphabeta:2,alphabeta:3,alphabeta:4",
+               "--pairs", "2", "--jobs", "2"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    journal = out / JOURNAL
+    deadline = time.monotonic() + 300            # a bound on a hung test, not a threshold
+    while time.monotonic() < deadline and process.poll() is None:
+        if journal.exists() and len(journal.read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=300)
+    assert process.returncode == 130, err
+    assert "--resume" in err
+    kept = len(journal.read_text().splitlines()) - 1
+    assert 2 <= kept < 30                         # 15 matchups, 2 pairs each
+    assert not (out / "leaderboard.html").exists()
+    resumed = subprocess.run(command + ["--resume"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=600, env={**os.environ})
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{kept} of 30 matchups already played (--resume)" in resumed.stderr
+    record = json.loads((out / "tournament.json").read_text())
+    assert record["complete"] and len(record["games"]) == 60
+    assert (out / "leaderboard.html").exists() and (out / "ratings.csv").exists()
