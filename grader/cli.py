@@ -495,7 +495,6 @@ def _tournament(args) -> int:
                                   run_tournament, setup_from_task, stage_entrants,
                                   write_reports)
     from .report.safe import terminal_text
-    from .sandbox.isolation import STRONG_LEVELS
     from .submissions import tasks_hash
     err = _console(stderr=True)
     course = _load(args.tasks, err)
@@ -506,14 +505,8 @@ def _tournament(args) -> int:
         err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
                   markup=False)
         return EXIT_BAD_INPUT
-    level = _level(args.sandbox, err)
+    level = _batch_level(args, err, "play")
     if level is None:
-        return EXIT_BAD_INPUT
-    if level not in STRONG_LEVELS and not args.allow_weak_sandbox:
-        err.print(f"Refusing to play at the '{level}' isolation level: student code would run "
-                  "as you. Install bubblewrap (apt-get install -y --no-install-recommends "
-                  "bubblewrap), or pass --allow-weak-sandbox if you trust every submission.",
-                  markup=False)
         return EXIT_BAD_INPUT
     out = Path(args.out)
     baselines = [name.strip() for name in args.baselines.split(",") if name.strip()]
@@ -753,7 +746,6 @@ def _raise_interrupt(signum, frame):
 def _grade(args) -> int:
     from .batch import grade_batch
     from .report.safe import terminal_text
-    from .sandbox.isolation import STRONG_LEVELS
     from .submissions import find
     err = _console(stderr=True)
     checked = _checked_course(args.tasks, args, err)
@@ -783,15 +775,8 @@ def _grade(args) -> int:
     roster = _roster(args.roster, err)
     if roster is False:
         return EXIT_BAD_INPUT
-    level = _level(args.sandbox, err)
+    level = _batch_level(args, err, "grade a batch")
     if level is None:
-        return EXIT_BAD_INPUT
-    if level not in STRONG_LEVELS and not args.allow_weak_sandbox:
-        err.print(f"Refusing to grade a batch at the '{level}' isolation level: student code "
-                  "would run as you, able to read the task files, the reference and the other "
-                  "submissions. Install bubblewrap (apt-get install -y --no-install-recommends "
-                  "bubblewrap), or run as root in a container for the 'container' level, or "
-                  "pass --allow-weak-sandbox if you trust every submission.", markup=False)
         return EXIT_BAD_INPUT
 
     def line(result, done, total):
@@ -1127,6 +1112,21 @@ def _report_modules() -> None:
             importlib.import_module(name)
     except BaseException:  # noqa: BLE001 - see the docstring
         pass
+
+
+def _batch_level(args, err: Console, what: str) -> str | None:
+    """The isolation level for many submissions (``--sandbox``), or None after saying why
+    not: the 'process' level only with ``--allow-weak-sandbox``."""
+    from .sandbox.isolation import STRONG_LEVELS
+    level = _level(args.sandbox, err)
+    if level is not None and level not in STRONG_LEVELS and not args.allow_weak_sandbox:
+        err.print(f"Refusing to {what} at the '{level}' isolation level: student code "
+                  "would run as you, able to read the task files, the reference and the other "
+                  "submissions. Install bubblewrap (apt-get install -y --no-install-recommends "
+                  "bubblewrap), or run as root in a container for the 'container' level, or "
+                  "pass --allow-weak-sandbox if you trust every submission.", markup=False)
+        return None
+    return level
 
 
 def _level(choice: str, err: Console) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -78,3 +79,33 @@ def grade_course(tasks: Path, submissions: Path, out: Path) -> tuple[Path, dict]
 def graded_examples(tmp_path_factory):
     """``grader grade`` on the bundled example students, once for the whole session."""
     return grade_course(ROOT / "tasks", ROOT / "submissions", tmp_path_factory.mktemp("reports"))
+
+
+# -- a real browser for the HTML pages (Debian's chromium and chromium-driver) ----------------
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+NO_BROWSER = ("Debian's chromium and chromium-driver are not installed here; CI installs them")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """A headless Chromium that keeps its console log (``open_page`` reads its errors)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--window-size=1000,1400",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def open_page(browser, path: Path) -> list:
+    """Opens ``path``; the console's errors."""
+    browser.get(path.as_uri())
+    return [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]

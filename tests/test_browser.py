@@ -8,12 +8,10 @@ import pytest
 
 from grader.cli import main
 
-from conftest import DATA, ROOT
+from conftest import CHROMEDRIVER, CHROMIUM, DATA, NO_BROWSER, ROOT, open_page
 from test_mistakes import write_mistaken_student
 
-CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="Debian's chromium and "
-                                "chromium-driver are not installed here; CI installs them")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=NO_BROWSER)
 
 
 @pytest.fixture(scope="module")
@@ -29,28 +27,6 @@ def reports(tmp_path_factory):
     assert main(["grade", "--submissions", str(submissions), "--out", str(out), "--tasks",
                  str(ROOT / "tasks"), "--lang", "en", "--allow-weak-sandbox"]) == 0
     return out
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--window-size=1000,1400",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
-
-
-def open_page(browser, path: Path):
-    browser.get(path.as_uri())
-    return [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def test_a_failed_check_on_a_tree_is_drawn_as_a_sized_svg_tree(browser, reports):

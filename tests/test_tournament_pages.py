@@ -15,7 +15,6 @@ import csv
 import io
 import json
 import re
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -28,12 +27,13 @@ from grader.play.ratings import leaderboard, rate, separated
 from grader.report.tournament import RECORD_FORMAT, player_files, tournament_files
 from grader.report.writers import write_atomically
 
+from conftest import CHROMEDRIVER, CHROMIUM, NO_BROWSER, open_page
+
 PLAYERS = Path(__file__).resolve().parent / "data" / "play"
 CONNECT4 = {"kind": "connect4", "columns": 7, "rows": 6, "connect": 4}
 # A student's folder name as hostile as it gets: a formula for a spreadsheet, markup for a
 # page, quotes for an attribute, and a way out of the players' folder for a file name.
 HOSTILE = "=<b>x</b>&\"'/../evil"
-CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 
 def play_record(spec: dict, players: dict, pairs: int = 1, opening: int = 2,
@@ -352,31 +352,7 @@ def test_a_record_of_another_format_is_refused():
 
 # -- in a real browser -----------------------------------------------------------------------
 
-browser_only = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="Debian's chromium "
-                                  "and chromium-driver are not installed here; CI installs them")
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--window-size=1000,1400",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
-
-
-def open_page(browser, path: Path) -> list:
-    """Opens ``path``; the console's errors."""
-    browser.get(path.as_uri())
-    return [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+browser_only = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=NO_BROWSER)
 
 
 @browser_only
