@@ -65,6 +65,7 @@ examples:
   grader tournament --tasks courses/spiel/tasks --submissions courses/spiel/submissions \\
       --out turnier --baselines random,greedy,alphabeta:2
   grader tournament ... --schedule swiss --rounds 7     # a large class: Swiss rounds
+  grader tournament ... --schedule sampled --rounds 5   # or 5 random opponents each
   grader tournament ... --resume                        # after an interruption: the rest
 
 The task with a match check (or --task ID) gives the game, the depth, the search and the
@@ -367,10 +368,12 @@ def _tournament_command(command) -> None:
     tournament.add_argument("--baselines", default="random,greedy,alphabeta:2",
                             help="comma-separated built-in players: random, greedy, "
                             "alphabeta:D [random,greedy,alphabeta:2]; '' for none")
-    tournament.add_argument("--schedule", choices=("round-robin", "swiss"),
-                            default="round-robin", help="who plays whom [round-robin]")
-    tournament.add_argument("--rounds", type=int, default=0, help="Swiss rounds (with "
-                            "--schedule swiss)")
+    from .play.schedule import SCHEDULES
+    tournament.add_argument("--schedule", choices=SCHEDULES, default="round-robin",
+                            help="who plays whom: everyone everyone, Swiss rounds, or rounds "
+                            "of random opponents [round-robin]")
+    tournament.add_argument("--rounds", type=int, default=0, help="rounds of a swiss or "
+                            "sampled schedule")
     tournament.add_argument("--pairs", type=int, default=1, help="pairs of games (seats "
                             "swapped) per matchup [1]")
     tournament.add_argument("--opening", type=int, help="random plies before each pair "

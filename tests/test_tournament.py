@@ -268,3 +268,21 @@ def test_the_command_stops_on_sigint_with_its_journal_and_resume_plays_the_rest(
     record = json.loads((out / "tournament.json").read_text())
     assert record["complete"] and len(record["games"]) == 60
     assert (out / "leaderboard.html").exists() and (out / "ratings.csv").exists()
+
+
+def test_sampled_rounds_draw_new_opponents_whatever_the_results(tmp_path):
+    from grader.play.schedule import swiss_sitting_out
+    names = BASELINES + ["alphabeta:3"]
+    outcome = run_tournament(baseline_setup(schedule="sampled", rounds=3),
+                             baseline_entrants(names), tmp_path)
+    played = [(g["round"], g["a"], g["b"]) for g in outcome.record["games"] if g["game"] == 1]
+    # the same pairings follow from the seed alone, without any result
+    expected, met, byes = [], set(), set()
+    for number in (1, 2, 3):
+        pairings = swiss_round(names, number, 1, 3, {}, met, byes)
+        expected += [(m.round, m.a, m.b) for m in pairings]
+        met |= {frozenset((m.a, m.b)) for m in pairings}
+        byes |= swiss_sitting_out(names, pairings)
+    assert played == expected
+    assert len({frozenset(p[1:]) for p in played}) == len(played) == 6    # no rematch
+    assert len(byes) == 3                                # a bye each round, to someone new

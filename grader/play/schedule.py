@@ -16,6 +16,10 @@ seed and ``k``), so all players meet the same openings: a shared opening favours
   who has not had a bye sits out (a bye scores nothing: ratings count games only).  About
   ``log2(n)`` more rounds than needed to find a winner rank the field well enough for a
   leaderboard with intervals at ``rounds * n / 2`` matchups instead of ``n (n - 1) / 2``.
+* **Sampled**: a fixed number of rounds of random pairings (seeded), without rematches while
+  there are players not met yet: each player meets ``rounds`` others drawn at random, whatever
+  the results (Swiss rounds without the scores).  Fewer games than a round robin, and unlike
+  Swiss no player's opponents depend on how it did.
 
 Pure functions of their arguments: a resumed tournament computes the same schedule again from
 the same finished games.
@@ -27,7 +31,8 @@ import json
 import random
 from dataclasses import dataclass
 
-SCHEDULES = ("round-robin", "swiss")
+SCHEDULES = ("round-robin", "swiss", "sampled")
+ROUNDED = ("swiss", "sampled")          # schedules played in a given number of rounds
 
 
 @dataclass(frozen=True)

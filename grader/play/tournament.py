@@ -7,7 +7,8 @@ The flow:
 1. **Players.** Each submission is staged into a private copy (``grader.submissions.stage``:
    the one place that opens what students handed in); one whose copy cannot be made is left
    out and listed.  The baselines (``grader.play.players.baseline``) join by name.
-2. **Schedule** (``grader.play.schedule``): a round robin, or Swiss rounds.
+2. **Schedule** (``grader.play.schedule``): a round robin, Swiss rounds, or rounds of
+   random opponents.
 3. **Games.** Each matchup is one pair of games (``grader.play.referee.play_pair``), played by
    an *arena*: a process that keeps each player's sandboxed child (``SandboxedPlayer``) for
    the matchups it plays there (the child is restarted after a crash or timeout, as in
@@ -42,7 +43,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .schedule import SCHEDULES, Matchup, round_robin, swiss_round, swiss_sitting_out
+from .schedule import (ROUNDED, SCHEDULES, Matchup, round_robin, swiss_round,
+                       swiss_sitting_out)
 
 TOURNAMENT_FORMAT = "gametree-grader tournament 1"
 JOURNAL_FORMAT = "gametree-grader tournament journal 1"
@@ -78,7 +80,7 @@ class Setup:
     seed: int = 1
     pairs: int = 1
     schedule: str = "round-robin"
-    rounds: int = 0              # Swiss rounds (0 for a round robin)
+    rounds: int = 0              # rounds of a Swiss or sampled schedule (0: a round robin)
     level: str = "bubblewrap"
 
     def __post_init__(self):
@@ -87,8 +89,8 @@ class Setup:
                                   f"{', '.join(SCHEDULES)}")
         if self.pairs < 1:
             raise TournamentError("--pairs must be at least 1")
-        if self.schedule == "swiss" and self.rounds < 1:
-            raise TournamentError("a Swiss tournament needs --rounds of at least 1")
+        if self.schedule in ROUNDED and self.rounds < 1:
+            raise TournamentError(f"a {self.schedule} schedule needs --rounds of at least 1")
 
     def pair_seed(self, pair: int) -> str:
         """The opening of pair ``pair``: the same for every matchup (module docstring of
@@ -425,12 +427,15 @@ def run_tournament(setup: Setup, entrants: list[Entrant], out: Path, *, jobs: in
     errors: list = []
     complete = False
     try:
-        rounds = ([round_robin(ids, setup.pairs)] if setup.schedule == "round-robin"
+        rounds = ([round_robin(ids, setup.pairs)] if setup.schedule not in ROUNDED
                   else range(1, setup.rounds + 1))
         for this_round in rounds:
-            if setup.schedule == "swiss":
-                this_round = swiss_round(ids, this_round, setup.pairs, setup.seed,
-                                         *_swiss_standing(ids, schedule, journal.finished))
+            if setup.schedule in ROUNDED:
+                scores, met, byes = _swiss_standing(ids, schedule, journal.finished)
+                if setup.schedule == "sampled":
+                    scores = {}             # random pairings, whatever the results
+                this_round = swiss_round(ids, this_round, setup.pairs, setup.seed, scores,
+                                         met, byes)
             schedule.extend(this_round)
             pending = [m for m in this_round if m.key not in journal.finished]
             if progress.announce:
@@ -455,7 +460,7 @@ def run_tournament(setup: Setup, entrants: list[Entrant], out: Path, *, jobs: in
                   "language": setup.language, "task": setup.task, "game": setup.spec,
                   "schedule": {"kind": setup.schedule, "pairs": setup.pairs,
                                "opening": setup.opening, "seed": setup.seed,
-                               "rounds": (setup.rounds if setup.schedule == "swiss" else
+                               "rounds": (setup.rounds if setup.schedule in ROUNDED else
                                           max((m.round for m in schedule), default=0))},
                   "limits": {"move_seconds": setup.move_seconds,
                              "game_seconds": setup.game_seconds},
