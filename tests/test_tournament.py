@@ -286,3 +286,18 @@ def test_sampled_rounds_draw_new_opponents_whatever_the_results(tmp_path):
     assert played == expected
     assert len({frozenset(p[1:]) for p in played}) == len(played) == 6    # no rematch
     assert len(byes) == 3                                # a bye each round, to someone new
+
+
+def test_the_leaderboard_lists_who_was_left_out_for_a_person(tmp_path):
+    from grader.play.tournament import write_reports
+    left_out = [{"name": "<b>kaputt.zip", "problem": "not a zip archive"}]
+    outcome = run_tournament(baseline_setup(), baseline_entrants(BASELINES[:2]), tmp_path,
+                             left_out=left_out)
+    write_reports(tmp_path, outcome)
+    page = (tmp_path / "leaderboard.html").read_text(encoding="utf-8")
+    assert 'id="needs-a-person"' in page
+    assert "Left out: &lt;b&gt;kaputt.zip: not a zip archive" in page
+    clean = run_tournament(baseline_setup(), baseline_entrants(BASELINES[:2]),
+                           tmp_path / "clean")
+    write_reports(tmp_path / "clean", clean)
+    assert "needs-a-person" not in (tmp_path / "clean" / "leaderboard.html").read_text()
