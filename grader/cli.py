@@ -368,10 +368,12 @@ def _tournament_command(command) -> None:
     tournament.add_argument("--baselines", default="random,greedy,alphabeta:2",
                             help="comma-separated built-in players: random, greedy, "
                             "alphabeta:D [random,greedy,alphabeta:2]; '' for none")
-    from .play.schedule import SCHEDULES
-    tournament.add_argument("--schedule", choices=SCHEDULES, default="round-robin",
-                            help="who plays whom: everyone everyone, Swiss rounds, or rounds "
-                            "of random opponents [round-robin]")
+    # grader.play.schedule.SCHEDULES, spelled out: importing grader.play here would cost every
+    # command (grader check too) the players' imports
+    tournament.add_argument("--schedule", choices=("round-robin", "swiss", "sampled"),
+                            default="round-robin",
+                            help="who plays whom: everyone against everyone, Swiss rounds, or "
+                            "rounds of random opponents [round-robin]")
     tournament.add_argument("--rounds", type=int, default=0, help="rounds of a swiss or "
                             "sampled schedule")
     tournament.add_argument("--pairs", type=int, default=1, help="pairs of games (seats "

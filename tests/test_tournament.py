@@ -301,3 +301,18 @@ def test_the_leaderboard_lists_who_was_left_out_for_a_person(tmp_path):
                            tmp_path / "clean")
     write_reports(tmp_path / "clean", clean)
     assert "needs-a-person" not in (tmp_path / "clean" / "leaderboard.html").read_text()
+
+
+def test_the_command_offers_every_schedule_without_importing_the_players():
+    import subprocess
+    import sys
+    from grader.cli import build_parser
+    from grader.play.schedule import SCHEDULES
+    tournament = build_parser()._subparsers._group_actions[0].choices["tournament"]
+    schedule = next(a for a in tournament._actions if a.dest == "schedule")
+    assert tuple(schedule.choices) == SCHEDULES
+    # building the parser (every command does) leaves grader.play unimported
+    probe = ("import sys; from grader.cli import build_parser; build_parser(); "
+             "print('grader.play' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=ROOT, check=True).stdout.strip() == "False"
