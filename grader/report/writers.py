@@ -186,12 +186,14 @@ def replay_files(result, catalogue: Catalogue) -> dict[str, str]:
     (``grader.report.tournament.games_page``), which the feedback links.  Visible checks
     only: a hidden check's games (its opponent, its openings) stay in the verdict's facts,
     which the batch keeps in its state file."""
-    from .tournament import games_page
-    from .views import replay_stem
     files = {}
     for verdict in result.verdicts:
         replays = verdict.facts.get("replays")
         if replays and verdict.check.visibility == "visible":
+            # imported here: a course without play checks (every self-check of the sheet)
+            # does not pay for the tournament's pages
+            from .tournament import games_page
+            from .views import replay_stem
             stem = replay_stem(verdict.check)
             files[f"{stem}.json"] = json.dumps(
                 {"check": verdict.check.id, "games": replays}, indent=1,
