@@ -316,3 +316,13 @@ def test_the_command_offers_every_schedule_without_importing_the_players():
              "print('grader.play' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           cwd=ROOT, check=True).stdout.strip() == "False"
+
+
+def test_a_new_tournament_in_the_same_folder_leaves_no_page_of_a_player_it_has_not(tmp_path):
+    from grader.play.tournament import write_reports
+    write_reports(tmp_path, run_tournament(baseline_setup(), baseline_entrants(), tmp_path))
+    before = sorted(p.name for p in (tmp_path / "players").iterdir())
+    write_reports(tmp_path, run_tournament(baseline_setup(), baseline_entrants(BASELINES[:2]),
+                                           tmp_path))
+    after = sorted(p.name for p in (tmp_path / "players").iterdir())
+    assert len(before) == 4 and after == ["01-random.html", "02-greedy.html"]

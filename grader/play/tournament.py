@@ -604,7 +604,14 @@ def write_reports(out: Path, outcome: Outcome) -> None:
     from ..report.writers import write_atomically
     out = Path(out)
     write_atomically(out / RECORD, json.dumps(outcome.record, indent=1, ensure_ascii=False))
-    for relative, content in tournament_files(outcome.record, outcome.ratings).items():
+    files = tournament_files(outcome.record, outcome.ratings)
+    for relative, content in files.items():
         path = out / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, content)
+    # pages of players an earlier tournament in this folder had and this one has not
+    written = {out / relative for relative in files}
+    for folder in {(out / relative).parent for relative in files} - {out}:
+        for stale in folder.glob("*.html"):
+            if stale not in written and stale.is_file() and not stale.is_symlink():
+                stale.unlink()
