@@ -233,6 +233,7 @@ class Child:
         self.buffer = bytearray()   # appended in place: a long line costs no quadratic copying
         self.scanned = 0            # how much of the buffer is known to hold no newline
         self.skipping = False
+        self.check_at = 0.0         # when a request reads the child's CPU time next
 
     def request(self, message: dict | str, cpu_limit: float,
                 wall_limit: float | None = None) -> bytes:
@@ -253,6 +254,9 @@ class Child:
         request_id = secrets.token_hex(8)
         self.last_cpu = self.last_wall = 0.0
         cpu_start, wall_start = self.cpu_seconds(), time.monotonic()
+        # the CPU time was read just now: the next reading is due when the allowance could
+        # be spent (``_read_line``)
+        self.check_at = wall_start + _next_check(wall_limit, cpu_limit)
         try:
             os.write(self.request_write, _with_id(message, request_id).encode())
         except (BrokenPipeError, OSError):
@@ -294,19 +298,21 @@ class Child:
             if STOPPING.is_set():
                 self.stop()
                 raise Interrupted()
-            wall_used = time.monotonic() - wall_start
-            cpu_used = self.cpu_seconds() - cpu_start
-            if cpu_used >= cpu_limit or wall_used >= wall_limit:
-                self.stop()
-                raise ChildFailure("timeout", {"seconds": cpu_limit,
-                                               "wall": cpu_used < cpu_limit,
-                                               "wall_seconds": round(wall_limit, 1)})
-            # CPU time grows at most as fast as the wall clock times the cores in use, so
-            # waking up when the rest of the CPU allowance could be spent on every core is
-            # early enough, and cheap.
-            wait = min(wall_limit - wall_used, 0.25,
-                       max(0.02, (cpu_limit - cpu_used) / (os.cpu_count() or 1)))
-            ready, _, _ = select.select([self.reply_read], [], [], wait)
+            now = time.monotonic()
+            wall_used = now - wall_start
+            if now >= self.check_at:
+                # Reading the CPU time costs a cgroup's statistics a flush, so it is read
+                # when the last reading's allowance may be used up, not after every chunk.
+                cpu_used = self.cpu_seconds() - cpu_start
+                if cpu_used >= cpu_limit or wall_used >= wall_limit:
+                    self.stop()
+                    raise ChildFailure("timeout", {"seconds": cpu_limit,
+                                                   "wall": cpu_used < cpu_limit,
+                                                   "wall_seconds": round(wall_limit, 1)})
+                self.check_at = now + _next_check(wall_limit - wall_used,
+                                                  cpu_limit - cpu_used)
+            ready, _, _ = select.select([self.reply_read], [], [],
+                                        max(0.0, self.check_at - now))
             if not ready:
                 continue
             chunk = os.read(self.reply_read, 1 << 20)
@@ -400,6 +406,14 @@ class Child:
 
     def _output_files(self):
         return (("stdout", self.stdout_path), ("stderr", self.stderr_path))
+
+
+def _next_check(wall_left: float, cpu_left: float) -> float:
+    """Seconds until a child's CPU time must be read again: CPU time grows at most as fast
+    as the wall clock times the cores in use, so when the rest of the allowance could be
+    spent on every core is early enough (at least 20 ms, at most 250 ms apart), and never
+    past the wall-clock limit."""
+    return min(wall_left, 0.25, max(0.02, cpu_left / (os.cpu_count() or 1)))
 
 
 def _with_id(message: dict | str, request_id: str) -> str:
