@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grader.play.ratings import leaderboard, rate, separated  # noqa: E402
-from grader.play.tournament import _rated  # noqa: E402
+from grader.play.tournament import rated_game  # noqa: E402
 
 Z = 1.96
 
@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, default=0.1)
     args = parser.parse_args()
     record = json.loads(args.record.read_text(encoding="utf-8"))
-    games = [_rated(game) for game in record["games"]]
+    games = [rated_game(game) for game in record["games"]]
     players = [player["id"] for player in record["players"]]
     ratings = rate(games, players=players)
     strength, covariance = bradley_terry(games, players, args.alpha)

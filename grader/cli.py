@@ -496,9 +496,8 @@ def cmd_tournament(args) -> int:
 def _tournament(args) -> int:
     import tempfile
     from .cluster import ClusterError
-    from .play.tournament import (TournamentError, playable_task, points_of_first,
-                                  run_tournament, setup_from_task, stage_entrants,
-                                  write_reports)
+    from .play.tournament import (TournamentError, playable_task, run_tournament, seated,
+                                  setup_from_task, stage_entrants, write_reports)
     from .report.safe import terminal_text
     from .submissions import tasks_hash
     err = _console(stderr=True)
@@ -540,8 +539,10 @@ def _tournament(args) -> int:
             def played(matchup, outcome):
                 done[0] += 1
                 if "games" in outcome:
-                    points = sum(points if number == 1 else 1 - points for number, points
-                                 in enumerate(map(points_of_first, outcome["games"]), 1))
+                    scored = [seated(matchup.a, matchup.b, number, replay)
+                              for number, replay in enumerate(outcome["games"], 1)]
+                    points = sum(p if first == matchup.a else 1 - p
+                                 for first, _, p in scored)
                     what = f"{points:g}-{2 - points:g}"
                 else:
                     what = "failed in the grader (listed; --resume plays it again)"

@@ -188,9 +188,9 @@ def test_sixteen_players_complete_with_every_forfeit_named(tournament):
 
 def test_the_ranking_follows_the_known_strengths(tournament):
     from grader.play.ratings import rate
-    from grader.play.tournament import _rated
+    from grader.play.tournament import rated_game
     _, _, record = tournament
-    ratings = rate([_rated(g) for g in record["games"]])
+    ratings = rate([rated_game(g) for g in record["games"]])
     above = [
         # more depth with the same heuristic
         ("alphabeta:4", "alphabeta:2"), ("alphabeta:4", "alphabeta:1"),

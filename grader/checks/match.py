@@ -257,10 +257,11 @@ def game_facts(number: int, record: dict) -> dict:
     games of odd number (``grader.play.series``)."""
     players = record["players"]
     seat = next(s for s, p in players.items() if p.get("kind") == "submission")
+    from ..play.referee import FLIPPED    # here: grading without matches imports no players
     first = number % 2 == 1
     result = record["result"]
     if not first:
-        result = {"win": "loss", "loss": "win", "draw": "draw"}[result]
+        result = FLIPPED[result]
     forfeit = record.get("forfeit")
     return {"number": number, "seat": seat, "first": first, "result": result,
             "reason": record["reason"],

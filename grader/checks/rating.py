@@ -162,13 +162,13 @@ def baseline_games(record: dict) -> list[tuple[str, str, float]]:
     """The round robin's games as ``ratings.rate`` takes them: (first, second, the first
     player's points), the first being the player in the game's first seat."""
     from ..games import make_rules
+    from ..play.referee import POINTS
     games = []
     for replay in record["games"]:
         first_seat = make_rules(replay["game"]).players[0]
         names = {seat: player["name"] for seat, player in replay["players"].items()}
         second = next(name for seat, name in names.items() if seat != first_seat)
-        points = {"win": 1.0, "draw": 0.5, "loss": 0.0}[replay["result"]]
-        games.append((names[first_seat], second, points))
+        games.append((names[first_seat], second, POINTS[replay["result"]]))
     return games
 
 
@@ -178,13 +178,13 @@ def judge(check, observations, answers):
     if unplayed is not None:     # not played: an empty submission's observation
         return run_failure(check, unplayed)
     from ..play.ratings import rate, separated
+    from ..play.referee import POINTS
     round_robin = answers[-1][0]
     rated = baseline_games(round_robin)
     against, replays = [], []
     for record in records:
         games = [game_facts(number, replay) for number, replay in enumerate(record["games"], 1)]
-        points = {"win": 1.0, "draw": 0.5, "loss": 0.0}
-        rated.extend((STUDENT, record["opponent"], points[g["result"]]) for g in games)
+        rated.extend((STUDENT, record["opponent"], POINTS[g["result"]]) for g in games)
         against.append((record["opponent"], games))
         replays.extend(record["games"])
     opponents = [name for name, _ in against]

@@ -45,6 +45,9 @@ REPLAY_FORMAT = "gametree-grader replay 1"
 # What a game may last at most, in plies: the bundled games end long before; a course's
 # own game that does not end is stopped there and scored a draw.
 MAX_PLIES = 1000
+# A game's points for the first player by its result, and the result from the other side.
+POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+FLIPPED = {"win": "loss", "draw": "draw", "loss": "win"}
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ class GameResult:
     @property
     def points(self) -> float:
         """The first player's points: 1 for a win, 1/2 for a draw, 0 for a loss."""
-        return {"win": 1.0, "draw": 0.5, "loss": 0.0}[self.result]
+        return POINTS[self.result]
 
 
 @dataclass(frozen=True)

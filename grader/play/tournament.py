@@ -43,6 +43,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .referee import POINTS
 from .schedule import (ROUNDED, SCHEDULES, Matchup, round_robin, swiss_round,
                        swiss_sitting_out)
 
@@ -406,10 +407,6 @@ class Outcome:
     errors: list = field(default_factory=list)
 
 
-def points_of_first(replay: dict) -> float:
-    return {"win": 1.0, "draw": 0.5, "loss": 0.0}[replay["result"]]
-
-
 def run_tournament(setup: Setup, entrants: list[Entrant], out: Path, *, jobs: int = 1,
                    resume: bool = False, tasks_hash: str = "", left_out: list | None = None,
                    progress: Progress | None = None, executor=None) -> Outcome:
@@ -467,16 +464,20 @@ def run_tournament(setup: Setup, entrants: list[Entrant], out: Path, *, jobs: in
                   "players": [entrant.describe(setup) for entrant in entrants],
                   "left_out": list(left_out or ()), "errors": errors, "games": games,
                   "complete": complete, "wall_seconds": round(time.monotonic() - started, 1)}
-    ratings = rate([_rated(game) for game in games], players=ids)
+    ratings = rate([rated_game(game) for game in games], players=ids)
     return Outcome(record, ratings, errors)
 
 
-def _rated(game: dict) -> tuple:
-    """``(first, second, points of first)`` of a tournament game: in a pair's first game
-    ``a`` moved first."""
-    replay = game["replay"]
-    first, second = (game["a"], game["b"]) if game["game"] == 1 else (game["b"], game["a"])
-    return first, second, points_of_first(replay)
+def seated(a: str, b: str, number: int, replay: dict) -> tuple:
+    """``(first, second, points of first)`` of game ``number`` (1 or 2) of a pair of ``a``
+    and ``b``: in a pair's first game ``a`` moved first."""
+    first, second = (a, b) if number == 1 else (b, a)
+    return first, second, POINTS[replay["result"]]
+
+
+def rated_game(game: dict) -> tuple:
+    """A game of the record as ``ratings.rate`` takes it (``seated``)."""
+    return seated(game["a"], game["b"], game["game"], game["replay"])
 
 
 def _swiss_standing(ids: list[str], schedule: list[Matchup], finished: dict) -> tuple:
@@ -486,9 +487,7 @@ def _swiss_standing(ids: list[str], schedule: list[Matchup], finished: dict) -> 
     for matchup in schedule:
         met.add(frozenset((matchup.a, matchup.b)))
         for number, replay in enumerate(finished.get(matchup.key, ()), 1):
-            first, second = ((matchup.a, matchup.b) if number == 1
-                             else (matchup.b, matchup.a))
-            points = points_of_first(replay)
+            first, second, points = seated(matchup.a, matchup.b, number, replay)
             scores[first] = scores.get(first, 0.0) + points
             scores[second] = scores.get(second, 0.0) + 1.0 - points
     byes: set = set()

@@ -31,6 +31,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from .. import __version__
 from ..games import make_rules
 from ..play.ratings import Z_95, Rating, leaderboard, rate, separated
+from ..play.referee import FLIPPED
 from ..play.tournament import TOURNAMENT_FORMAT as RECORD_FORMAT
 from .messages import Catalogue
 from .positions import game_of, line_positions
@@ -39,7 +40,6 @@ from .writers import TEMPLATES
 
 PLAYERS_FOLDER = "players"
 MAX_SLUG = 40                       # characters of a player's id kept in its file's name
-FLIPPED = {"win": "loss", "draw": "draw", "loss": "win"}
 
 
 def tournament_files(record: dict, ratings: dict[str, Rating]) -> dict[str, str | bytes]:
