@@ -116,13 +116,14 @@ def import_times(command: list[str], env: dict, runs: int):
 # The steps of ``grader check`` (grader/cli.py: cmd_check), each timed in a fresh interpreter
 # without a profiler; keep it in step with cmd_check.
 PHASES = r"""
-import json, sys, tempfile, time
+import gc, json, sys, tempfile, time
 from pathlib import Path
 marks = [("start", time.perf_counter())]
 def mark(name):
     marks.append((name, time.perf_counter()))
-from rich.console import Console
 from grader import cli
+gc.set_threshold(*cli.COLLECTOR_THRESHOLDS)   # as the grader command does
+from rich.console import Console
 from grader.answers import AnswerBook
 from grader.batch import budget_of, prepare
 from grader.grading import grade_submission
@@ -197,7 +198,8 @@ def profile_top(command: list[str], env: dict, top: int) -> str:
     assert command[1:3] == ["-m", "grader.cli"], command
     with tempfile.NamedTemporaryFile(suffix=".prof") as output, \
             tempfile.NamedTemporaryFile("w", suffix=".py") as script:
-        script.write("import sys\nfrom grader.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+        script.write("import gc, sys\nfrom grader.cli import COLLECTOR_THRESHOLDS, main\n"
+                     "gc.set_threshold(*COLLECTOR_THRESHOLDS)\nsys.exit(main(sys.argv[1:]))\n")
         script.flush()
         subprocess.run([command[0], "-m", "cProfile", "-o", output.name, script.name,
                         *command[3:]], cwd=ROOT, env=env, capture_output=True, check=True)

@@ -8,13 +8,13 @@ import sys
 
 import jinja2
 
-from grader.report.writers import _OwnBytecodeCache
+from grader.report.compiled import OwnBytecodeCache
 
 from conftest import ROOT
 
 
 def cached_bucket(folder):
-    cache = _OwnBytecodeCache(str(folder))
+    cache = OwnBytecodeCache(str(folder))
     environment = jinja2.Environment()
     source = "{{ 1 + 1 }}"
     bucket = cache.get_bucket(environment, "t.j2", None, source)
@@ -54,3 +54,33 @@ def test_the_pages_are_the_same_compiled_afresh_or_read_from_the_cache(tmp_path)
                       for name in ("feedback.md", "feedback.html")])
     assert list((tmp_path / "cache" / "templates").iterdir())
     assert pages[0] == pages[1]
+
+
+def test_messages_are_compiled_once_and_kept_apart_by_language_and_escaping(tmp_path, monkeypatch):
+    """The catalogue's entries are kept compiled too: read back in a new process (here: a new
+    catalogue), the same key in the other language or the other environment (HTML escapes,
+    the terminal does not) is another entry, never the first one's code."""
+    from grader.report.messages import Catalogue
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
+    name = "<b>Ada</b>"
+
+    def rendered():
+        german, english = Catalogue("de"), Catalogue("en")
+        return (german.text("ui.feedback_title", student=name),
+                str(german.html("ui.feedback_title", student=name)),
+                english.text("ui.feedback_title", student=name),
+                str(english.html("ui.feedback_title", student=name)))
+    first = rendered()
+    files = sorted(p.name for p in (tmp_path / "cache" / "templates").iterdir())
+    assert any(f.startswith("__messages_text_") for f in files)
+    assert any(f.startswith("__messages_html_") for f in files)
+    import jinja2
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
+    assert rendered() == first == ("Rückmeldung für <b>Ada</b>",
+                                   "Rückmeldung für &lt;b&gt;Ada&lt;/b&gt;",
+                                   "Feedback for <b>Ada</b>",
+                                   "Feedback for &lt;b&gt;Ada&lt;/b&gt;")
+    assert sorted(p.name for p in (tmp_path / "cache" / "templates").iterdir()) == files

@@ -13,6 +13,8 @@ from pathlib import Path
 import jinja2
 import yaml
 
+from .compiled import bytecode_cache
+
 LANGUAGES = ("de", "en")
 MESSAGES_DIR = Path(__file__).parent / "messages"
 MAX_LISTED = 12
@@ -26,14 +28,18 @@ class Catalogue:
         self.entries = _entries(language)
         self.text_env = self._environment(autoescape=False)
         self.html_env = self._environment(autoescape=True)
-        self._compiled: dict = {}  # (key, html) -> template: each entry is compiled once
+        self._compiled: dict = {}  # (key, html) -> template: each entry is loaded once
 
     def _environment(self, autoescape: bool) -> jinja2.Environment:
-        # an entry may include another by its key, {% include "match.games" %}, in the same
-        # context (the list of a match's games is shared by its ok and its failure message)
+        # An entry is a template named by its key; it may include another by its key,
+        # {% include "match.games" %}, in the same context (the list of a match's games is
+        # shared by its ok and its failure message).  Compiled entries are kept in the cache
+        # folder, apart for the two environments (autoescaping compiles differently).
         env = jinja2.Environment(autoescape=autoescape, undefined=jinja2.ChainableUndefined,
                                  keep_trailing_newline=False,
-                                 loader=jinja2.FunctionLoader(self._included))
+                                 loader=jinja2.FunctionLoader(self._included),
+                                 bytecode_cache=bytecode_cache(
+                                     f"__messages_{'html' if autoescape else 'text'}_%s.cache"))
         env.filters.update(num=format_number, node=self.node, nodes=self.nodes,
                            action=self.action, actions=self.actions, board=format_board)
         return env
@@ -45,17 +51,22 @@ class Catalogue:
             raise KeyError(f"no message {key!r} in the {self.language} catalogue")
         return entry
 
-    def _included(self, key: str) -> str | None:
+    def _included(self, key: str):
+        """The loader's answer for a key: its source, and as its file name the catalogue's
+        (which the compiled entry is filed under: the same key in the other language is
+        another entry)."""
         try:
-            return self.lookup(key)
+            source = self.lookup(key)
         except KeyError:
             return None
+        return source, f"{self.language}.yaml:{key}", _unchanged
 
     def _template(self, key: str, html: bool) -> jinja2.Template:
         template = self._compiled.get((key, html))
         if template is None:
+            self.lookup(key)    # a KeyError naming the catalogue, not Jinja's TemplateNotFound
             env = self.html_env if html else self.text_env
-            template = self._compiled[(key, html)] = env.from_string(self.lookup(key))
+            template = self._compiled[(key, html)] = env.get_template(key)
         return template
 
     def text(self, key: str, **facts) -> str:
@@ -81,6 +92,11 @@ class Catalogue:
 
     def actions(self, actions) -> str:
         return ", ".join(self.action(a) for a in actions or ()) or self.entries["word"]["none"]
+
+
+def _unchanged() -> bool:
+    """The catalogue does not change while a process runs."""
+    return True
 
 
 @lru_cache(maxsize=None)

@@ -12,6 +12,7 @@ from pathlib import Path
 import jinja2
 
 from .. import __version__
+from .compiled import bytecode_cache
 from .messages import Catalogue, format_number
 from .exports import ilias_csv, moodle_csv, points_text
 from .safe import csv_cell, deep, xml_text
@@ -21,41 +22,8 @@ from .views import student_view, task_scores
 # ``grader merge``.  Hidden, as a student's id never starts with a dot.
 BATCH_RECORD = ".batch.json"
 
-class _OwnBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Compiled templates kept in the grader's cache folder (beside the answer cache), so a
-    self-check does not compile its pages anew each time.  A cached template is code: only a
-    file of ours that nobody else can write, in a folder of the same kind, is read."""
-
-    def load_bytecode(self, bucket) -> None:
-        try:
-            info = os.lstat(os.path.join(self.directory, self.pattern % bucket.key))
-        except OSError:
-            return
-        if _ours(info):
-            super().load_bytecode(bucket)
-
-
-def _bytecode_cache():
-    from ..answer_cache import _ours as ours, cache_dir, enabled
-    if not enabled():
-        return None
-    folder = cache_dir() / "templates"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not (ours(os.lstat(folder)) and ours(os.lstat(folder.parent))):
-            return None
-    except OSError:
-        return None
-    return _OwnBytecodeCache(str(folder))
-
-
-def _ours(info: os.stat_result) -> bool:
-    from ..answer_cache import _ours as ours
-    return ours(info)
-
-
 TEMPLATES = jinja2.Environment(
-    bytecode_cache=_bytecode_cache(),
+    bytecode_cache=bytecode_cache(),
     loader=jinja2.PackageLoader("grader.report", "templates"),
     autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "xml.j2", "svg.j2"),
                                        default=False),
