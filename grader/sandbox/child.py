@@ -291,9 +291,9 @@ def refuse(requests, replies, problem):
 def main(argv):
     # The trees of a request and the student's search of them are many small containers,
     # nearly all freed by reference counting: with the default thresholds (700, 10, 10) the
-    # collector scans them again and again (about a quarter of the child's time on the
-    # bundled course's random trees).  Cyclic garbage a student's code makes is still
-    # collected, after 100,000 new objects instead of 700.
+    # collector scans them again and again (decoding the bundled course's three requests of
+    # 200 random trees took 12 ms instead of 9).  Cyclic garbage a student's code makes is
+    # still collected, after 100,000 new objects instead of 700.
     import gc
     gc.set_threshold(100_000, 50, 100)
     request_fd, reply_fd, student_dir = int(argv[1]), int(argv[2]), argv[3]
