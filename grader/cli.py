@@ -1054,18 +1054,21 @@ def cmd_check(args) -> int:
     catalogue = _catalogue(course, args.lang)
     from .report.views import student_view
     view = student_view(result, course, catalogue, html=False)
-    console.print(f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]")
+    # one print of all lines: rich's work per call is most of printing a line
+    lines = [f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]"]
     for note in view["notes"]:
-        console.print(f"[red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
+        lines.append(f"[red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
     for task in view["tasks"]:
-        console.print(f"\n[bold]{_escape(task['title'])}[/] ({task['id']}): "
-                      f"{task['score']:g}/{task['max_score']:g}")
+        lines.append(f"\n[bold]{_escape(task['title'])}[/] ({task['id']}): "
+                     f"{task['score']:g}/{task['max_score']:g}")
         for note in task["notes"]:
-            console.print(f"  [red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
+            lines.append(f"  [red]✘[/] {', '.join(note['functions'])}: "
+                         f"{_escape(str(note['message']))}")
         for item in task["checks"]:
             mark = "[green]✔[/]" if item["passed"] else "[red]✘[/]"
-            console.print(f"  {mark} {item['function']} · {_escape(item['kind_title'])} "
-                          f"({item['score']:g}/{item['max_score']:g}): {_escape(item['message'])}")
+            lines.append(f"  {mark} {item['function']} · {_escape(item['kind_title'])} "
+                         f"({item['score']:g}/{item['max_score']:g}): {_escape(item['message'])}")
+    console.print("\n".join(lines))
     if hidden:
         console.print(catalogue.text("ui.hidden_not_run", count=hidden))
     from .report.exports import points_line

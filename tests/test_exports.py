@@ -51,6 +51,19 @@ def test_text_for_the_terminal_shows_control_characters_as_escapes():
     assert terminal_text("Grüße\n\tok") == "Grüße\n\tok"
 
 
+def test_xml_text_escapes_exactly_what_xml_1_0_does_not_allow():
+    """Every code point, against XML 1.0's Char production as the specification writes it."""
+    def allowed(code):
+        return (code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD
+                or 0x10000 <= code <= 0x10FFFF)
+    codes = range(0x110000)
+    expected = "".join(chr(code) if allowed(code) else
+                       f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+                       for code in codes)
+    assert xml_text("".join(map(chr, codes))) == expected
+    assert xml_text("a\x0bb\ufffe") == "a\\x0bb\\ufffe"
+
+
 def test_the_helpers_leave_ordinary_text_alone():
     assert csv_cell("anna") == "anna" and csv_cell(3) == 3
     assert xml_text("Grüße ♟ \U0001F600") == "Grüße ♟ \U0001F600"

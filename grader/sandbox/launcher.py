@@ -110,7 +110,8 @@ def tree_cpu_seconds(pid: int) -> float:
 
 
 def stage_runner(destination: Path) -> Path:
-    """Copy the child-side modules into ``destination/grader``; return the child script."""
+    """Copy the child-side modules into ``destination/grader``, with their bytecode
+    (``stage_bytecode``); return the child script."""
     package = destination / "grader"
     package.mkdir(parents=True, exist_ok=True)
     (package / "__init__.py").write_text('"""Child-side copy of the grader: games and '
@@ -124,7 +125,84 @@ def stage_runner(destination: Path) -> Path:
                             ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
             shutil.copy2(source, package / part)
+    stage_bytecode(package)
     return package / "sandbox" / "child.py"
+
+
+BYTECODE_FOLDER = "runner-bytecode"
+
+
+def stage_bytecode(package: Path) -> None:
+    """Compiled bytecode beside each staged module (``__pycache__``), so that a child, which
+    writes none (``-B``), does not compile the runner, the games and the conventions from
+    source each time it starts (about 16 ms of a child's start).  Hash-checked (PEP 552):
+    the child's interpreter uses a file only for the source it was compiled from, whatever
+    the files' times, and only if it is of the same Python version; anything else is
+    compiled from source as before.
+
+    Compiled files are kept in the cache folder (``$GRADER_CACHE_DIR/runner-bytecode``, by
+    the hash of the source and the interpreter's tag), so a self-check does not compile them
+    in the parent either.  Bytecode is code: a kept file is copied only when it is a regular
+    file of ours that nobody else can write, in a folder of the same kind; without a usable
+    cache folder each module is compiled here."""
+    import hashlib
+    import importlib.util
+    import py_compile
+    import sys
+    import tempfile
+    kept_folder = _bytecode_folder()
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return
+    for source in sorted(package.rglob("*.py")):
+        target = Path(importlib.util.cache_from_source(str(source)))
+        kept = (kept_folder / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
+                if kept_folder is not None else None)
+        target.parent.mkdir(exist_ok=True)
+        if kept is not None and _kept_file(kept):
+            shutil.copyfile(kept, target)
+            continue
+        try:
+            # named by its place in the runner: the same bytes from any stage (the importing
+            # interpreter names code by where it found the source)
+            py_compile.compile(str(source), cfile=str(target),
+                               dfile=source.relative_to(package.parent).as_posix(), doraise=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+        except py_compile.PyCompileError:
+            continue        # the child reports it, as it would without bytecode
+        if kept is not None:
+            try:
+                handle, temporary = tempfile.mkstemp(dir=kept_folder, prefix=".")
+                with os.fdopen(handle, "wb") as out:
+                    out.write(target.read_bytes())
+                os.replace(temporary, kept)
+            except OSError:
+                pass
+
+
+def _bytecode_folder() -> Path | None:
+    """The cache folder's bytecode folder, or None when the cache is off or not ours."""
+    from ..answer_cache import _ours, cache_dir, enabled
+    if not enabled():
+        return None
+    folder = cache_dir() / BYTECODE_FOLDER
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not (_ours(os.lstat(folder)) and _ours(os.lstat(folder.parent))):
+            return None
+    except OSError:
+        return None
+    return folder
+
+
+def _kept_file(path: Path) -> bool:
+    from ..answer_cache import _ours
+    import stat
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and _ours(info)
 
 
 class Interrupted(BaseException):
