@@ -5,9 +5,13 @@ run: computed and stored) and a warm one, side by side (the three alternate with
 round), on
 
 * the bundled course (``tasks/``, ``submissions/korrekt``);
-* a course imported from Pacman-style tree tests with ``grader import-trees`` (the repository's
-  fixture ``tests/data/pacman-trees`` holds two trees, not the project's 33), graded on
-  ``tests/data/conventions/multi-agent/korrekt``.
+* courses imported with ``grader import-trees`` from tree tests in the Pacman multi-agent
+  project's format (``bench/pacman_tests.py`` draws them, of the project's size, since the
+  project's own are not in this repository): 33 alpha-beta tests (``q3``), and 33 minimax
+  plus 33 alpha-beta tests (``q2`` and ``q3``), graded on
+  ``tests/data/conventions/multi-agent/korrekt``.  In the same alternation, ``autograder``
+  times an in-process autograder in the style of the project's own on the same tests and the
+  same file (``pacman_tests.AUTOGRADER``: no isolation, no reports).
 
 Then where the time of a warm check goes: the interpreter's bare start, the plan and answers
 computed and taken from the cache (in this process), each step of a check, the sum of
@@ -40,7 +44,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACMAN_TREES = ROOT / "tests" / "data" / "pacman-trees"
 MULTI_AGENT_STUDENT = ROOT / "tests" / "data" / "conventions" / "multi-agent" / "korrekt"
 
 
@@ -75,11 +78,12 @@ MODES = ("no cache", "cold", "warm")
 
 
 def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
-            checkout: Path | None = None) -> dict:
+            checkout: Path | None = None, others: dict | None = None) -> dict:
     """Median (wall, CPU) seconds per mode; the modes alternate within each round.  ``cold``:
     a new, empty cache folder (the answers are computed and stored); ``warm``: the folder a
     first, unmeasured run filled; ``no cache``: ``--no-cache`` (computed, not stored);
-    ``before``: the grader of ``checkout``, run in that folder, as it is."""
+    ``before``: the grader of ``checkout``, run in that folder, as it is; ``others``: more
+    commands (name -> argv) timed in the same alternation."""
     warm_cache = scratch / "warm-cache"
     command = check_command(course, student, scratch / "out", sandbox)
     timed(command, environment(warm_cache))   # primes the warm cache and the bytecode
@@ -90,6 +94,9 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
         before = check_command(course, student, scratch / "out-before", sandbox)
         timed(before, environment(None), cwd=checkout)
         modes["before"] = lambda run: timed(before, environment(None), cwd=checkout)
+    for name, other in (others or {}).items():
+        timed(other, environment(None))
+        modes[name] = lambda run, other=other: timed(other, environment(None))
     samples = {mode: [] for mode in modes}
     for run in range(runs):
         for mode, measure in modes.items():
@@ -225,32 +232,45 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-selfcheck-") as scratch:
         scratch = Path(scratch)
-        imported = scratch / "imported" / "pacman.yaml"
-        imported.parent.mkdir()
-        subprocess.run([sys.executable, "-m", "grader.cli", "import-trees", str(PACMAN_TREES),
-                        "--out", str(imported)], cwd=ROOT, check=True, capture_output=True)
-        trees = len(list(PACMAN_TREES.glob("*.test")))
-        courses = {"bundled course (tasks/, submissions/korrekt)": (ROOT / "tasks",
-                                                                   ROOT / "submissions/korrekt"),
-                   f"imported Pacman trees ({trees} trees, multi-agent/korrekt)":
-                       (imported.parent, MULTI_AGENT_STUDENT)}
+        sys.path.insert(0, str(ROOT / "bench"))
+        from pacman_tests import autograder_command, write_questions
+        tests = write_questions(scratch / "pacman-tests", 33, 7)
+        for folder in tests:
+            for target in {scratch / "q2+q3", scratch / folder.name}:
+                target.mkdir(exist_ok=True)
+                subprocess.run([sys.executable, "-m", "grader.cli", "import-trees", str(folder),
+                                "--out", str(target / f"{folder.name}.yaml")], cwd=ROOT,
+                               check=True, capture_output=True)
+        q3 = [folder for folder in tests if folder.name == "q3"]
+        courses = {"bundled course (tasks/, submissions/korrekt)":
+                       (ROOT / "tasks", ROOT / "submissions/korrekt", None),
+                   "33 Pacman-style tree tests (q3), multi-agent/korrekt":
+                       (scratch / "q3", MULTI_AGENT_STUDENT,
+                        autograder_command(MULTI_AGENT_STUDENT, q3)),
+                   "66 Pacman-style tree tests (q2, q3), multi-agent/korrekt":
+                       (scratch / "q2+q3", MULTI_AGENT_STUDENT,
+                        autograder_command(MULTI_AGENT_STUDENT, tests))}
         print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
               f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
         modes = (*MODES, "before") if args.checkout else MODES
-        print(f"{'':54s} " + " ".join(f"{mode:>16s}" for mode in modes)
-              + f" {'no cache/warm':>14s}")
-        print(f"{'':54s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in modes))
-        for name, (course, student) in courses.items():
+        print(f"{'':58s} " + " ".join(f"{mode:>16s}" for mode in (*modes, "autograder"))
+              + f" {'no cache/warm':>14s} {'warm/autograder':>16s}")
+        print(f"{'':58s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in (*modes, 0)))
+        for name, (course, student, autograder) in courses.items():
             folder = scratch / re.sub(r"\W+", "-", name)
             folder.mkdir()
             medians = by_mode(course, student, args.runs, args.sandbox, folder,
-                              args.checkout.resolve() if args.checkout else None)
-            print(f"{name:54s} " + " ".join(f"{wall:7.3f}s{cpu:7.3f}s"
-                                            for wall, cpu in medians.values())
-                  + f" {medians['no cache'][0] / medians['warm'][0]:13.2f}x")
+                              args.checkout.resolve() if args.checkout else None,
+                              {"autograder": autograder} if autograder else None)
+            alone = medians.get("autograder")
+            print(f"{name:58s} " + " ".join(f"{medians[m][0]:7.3f}s{medians[m][1]:7.3f}s"
+                                            for m in modes)
+                  + (f" {alone[0]:7.3f}s{alone[1]:7.3f}s" if alone else f" {'-':>16s}")
+                  + f" {medians['no cache'][0] / medians['warm'][0]:13.2f}x"
+                  + (f" {medians['warm'][0] / alone[0]:15.2f}x" if alone else ""))
 
-        course, student = courses[next(iter(courses))]
+        course, student, _ = courses[next(iter(courses))]
         warm_cache = scratch / "profile-cache"
         command = check_command(course, student, scratch / "profile-out", args.sandbox)
         timed(command, environment(warm_cache))

@@ -306,6 +306,53 @@ class AnswerCache:
                 pass
 
 
+# -- the cache folder's other stores (compiled templates, the runner's bytecode, parsed YAML) --
+
+def private_folder(name: str) -> Path | None:
+    """``name`` inside the cache folder, made if need be (mode 0700), or None when the cache
+    is turned off or the folder or the cache folder is not ours alone."""
+    if not enabled():
+        return None
+    folder = cache_dir() / name
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not (_ours(os.lstat(folder)) and _ours(os.lstat(folder.parent))):
+            return None
+    except OSError:
+        return None
+    return folder
+
+
+def kept_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file of ours that nobody else can write (a link in its
+    place is not followed): the only kind a store of the cache folder reads."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and _ours(info)
+
+
+def keep(path: Path, content: bytes) -> bool:
+    """``content`` as ``path`` (mode 0600), replaced in one step; False if it could not be."""
+    temporary = None
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".")
+        with os.fdopen(handle, "wb") as out:
+            out.write(content)
+        os.replace(temporary, path)
+        temporary = None
+        return True
+    except OSError:
+        return False
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
 def _ours(info: os.stat_result) -> bool:
     """Ours and writable by nobody else: a file another user could have planted or changed
     (a shared cache folder) is not trusted with answers that grades depend on."""

@@ -8,7 +8,7 @@ hash of its name (and file name) and compiles it again when its source's checksu
 
 from __future__ import annotations
 
-import os
+from pathlib import Path
 
 import jinja2
 
@@ -16,15 +16,11 @@ FOLDER = "templates"
 
 
 class OwnBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's file cache that reads only files of ours (``answer_cache._ours``)."""
+    """Jinja's file cache that reads only files of ours (``answer_cache.kept_file``)."""
 
     def load_bytecode(self, bucket) -> None:
-        from ..answer_cache import _ours
-        try:
-            info = os.lstat(os.path.join(self.directory, self.pattern % bucket.key))
-        except OSError:
-            return
-        if _ours(info):
+        from ..answer_cache import kept_file
+        if kept_file(Path(self.directory) / (self.pattern % bucket.key)):
             super().load_bytecode(bucket)
 
 
@@ -32,14 +28,6 @@ def bytecode_cache(pattern: str = "__jinja2_%s.cache") -> OwnBytecodeCache | Non
     """The cache of compiled templates (``pattern``: its files' names, one per kind of
     environment, since the same name compiles differently with and without autoescaping), or
     None when the cache is turned off or its folder is not ours."""
-    from ..answer_cache import _ours, cache_dir, enabled
-    if not enabled():
-        return None
-    folder = cache_dir() / FOLDER
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not (_ours(os.lstat(folder)) and _ours(os.lstat(folder.parent))):
-            return None
-    except OSError:
-        return None
-    return OwnBytecodeCache(str(folder), pattern)
+    from ..answer_cache import private_folder
+    folder = private_folder(FOLDER)
+    return OwnBytecodeCache(str(folder), pattern) if folder is not None else None

@@ -11,8 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-import yaml
 
+from ..yamlsrc import load_plain
 from .compiled import bytecode_cache
 
 LANGUAGES = ("de", "en")
@@ -101,9 +101,8 @@ def _unchanged() -> bool:
 
 @lru_cache(maxsize=None)
 def _entries(language: str) -> dict:
-    with open(MESSAGES_DIR / f"{language}.yaml", encoding="utf-8") as handle:
-        # libyaml's parser where PyYAML was built with it: a self-check reads both catalogues
-        return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    # parsed once, then read from the cache folder (grader.yamlsrc)
+    return load_plain(MESSAGES_DIR / f"{language}.yaml")
 
 
 def format_number(value) -> str:

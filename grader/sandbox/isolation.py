@@ -49,7 +49,6 @@ import functools
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -190,6 +189,7 @@ def seccomp_program() -> bytes | None:
         import pyseccomp as seccomp
     except Exception:  # the package, or the libseccomp it loads, is missing
         return None
+    import socket
     rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     rules.add_rule(seccomp.ERRNO(errno.EACCES), "socket",
                    seccomp.Arg(0, seccomp.NE, socket.AF_UNIX))

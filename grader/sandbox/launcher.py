@@ -147,10 +147,9 @@ def stage_bytecode(package: Path) -> None:
     cache folder each module is compiled here."""
     import hashlib
     import importlib.util
-    import py_compile
     import sys
-    import tempfile
-    kept_folder = _bytecode_folder()
+    from ..answer_cache import keep, kept_file, private_folder
+    kept_folder = private_folder(BYTECODE_FOLDER)
     tag = sys.implementation.cache_tag
     if tag is None:
         return
@@ -159,9 +158,10 @@ def stage_bytecode(package: Path) -> None:
         kept = (kept_folder / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
                 if kept_folder is not None else None)
         target.parent.mkdir(exist_ok=True)
-        if kept is not None and _kept_file(kept):
+        if kept is not None and kept_file(kept):
             shutil.copyfile(kept, target)
             continue
+        import py_compile
         try:
             # named by its place in the runner: the same bytes from any stage (the importing
             # interpreter names code by where it found the source)
@@ -171,38 +171,7 @@ def stage_bytecode(package: Path) -> None:
         except py_compile.PyCompileError:
             continue        # the child reports it, as it would without bytecode
         if kept is not None:
-            try:
-                handle, temporary = tempfile.mkstemp(dir=kept_folder, prefix=".")
-                with os.fdopen(handle, "wb") as out:
-                    out.write(target.read_bytes())
-                os.replace(temporary, kept)
-            except OSError:
-                pass
-
-
-def _bytecode_folder() -> Path | None:
-    """The cache folder's bytecode folder, or None when the cache is off or not ours."""
-    from ..answer_cache import _ours, cache_dir, enabled
-    if not enabled():
-        return None
-    folder = cache_dir() / BYTECODE_FOLDER
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not (_ours(os.lstat(folder)) and _ours(os.lstat(folder.parent))):
-            return None
-    except OSError:
-        return None
-    return folder
-
-
-def _kept_file(path: Path) -> bool:
-    from ..answer_cache import _ours
-    import stat
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    return stat.S_ISREG(info.st_mode) and _ours(info)
+            keep(kept, target.read_bytes())
 
 
 class Interrupted(BaseException):
