@@ -147,11 +147,76 @@ def course_key(course) -> str:
         digest.update(content)
     for file in course.files:
         add("task", Path(file).read_bytes())
+    add("sources", sources_digest().encode())
+    return digest.hexdigest()
+
+
+def _sources_digest_computed() -> str:
+    """The SHA-256 of every answer source's place and content (``answer_sources``)."""
+    digest = hashlib.sha256()
     roots = _package_dirs()
     for path in answer_sources():
         package = next(name for name, root in roots.items() if path.is_relative_to(root))
-        add(f"{package}/{path.relative_to(roots[package]).as_posix()}", path.read_bytes())
+        content = path.read_bytes()
+        digest.update(f"{package}/{path.relative_to(roots[package]).as_posix()}\0"
+                      f"{len(content)}\0".encode())
+        digest.update(content)
     return digest.hexdigest()
+
+
+SOURCES = "sources"
+RACY_SECONDS = 2.0     # a source changed this recently may change again unseen: not kept
+
+
+def sources_digest() -> str:
+    """``_sources_digest_computed()``, kept in the cache folder under a fingerprint of every
+    module file of the packages: each one's place, size, inode and modification and change
+    times (what git's index and make trust).  Finding the sources means reading and scanning
+    some 80 files (about 11 ms of a self-check); the fingerprint is a listing of their
+    metadata.  Any edit changes a file's change time, so its fingerprint; a digest is not
+    kept while a file is younger than ``RACY_SECONDS``, since a second edit within the
+    clock's granularity could leave every time as it was."""
+    import time
+    listing, newest = [], 0
+    for package, root in sorted(_package_dirs().items()):
+        for path, info in _module_files(root):
+            newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+            listing.append(f"{package}/{path}\0{info.st_size}\0{info.st_ino}\0"
+                           f"{info.st_mtime_ns}\0{info.st_ctime_ns}")
+    fingerprint = hashlib.sha256("\n".join([FORMAT, sys.version, *listing]).encode(
+        "utf-8", "surrogateescape")).hexdigest()
+    folder = private_folder(SOURCES)
+    path = folder / f"{fingerprint}.json" if folder is not None else None
+    if path is not None and kept_file(path):
+        try:
+            kept = json.loads(path.read_bytes(), parse_constant=_refuse_constant)
+            if (type(kept) is dict and kept.get("format") == FORMAT
+                    and type(kept.get("digest")) is str
+                    and re.fullmatch(r"[0-9a-f]{64}", kept["digest"])):
+                return kept["digest"]
+        except (OSError, ValueError):
+            pass
+    digest = _sources_digest_computed()
+    if path is not None and newest < (time.time() - RACY_SECONDS) * 1e9:
+        if keep(path, json.dumps({"format": FORMAT, "digest": digest}).encode()):
+            _forget_old_in(path.parent, "*.json", KEEP_FILES)
+    return digest
+
+
+def _module_files(root: Path, relative: str = ""):
+    """``(path inside root, lstat)`` of every ``*.py`` below ``root``, bytecode folders left
+    out."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        name = f"{relative}{entry.name}"
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name != "__pycache__":
+                yield from _module_files(Path(entry.path), f"{name}/")
+        elif entry.name.endswith(".py"):
+            yield name, entry.stat(follow_symlinks=False)
 
 
 # -- the encoding -------------------------------------------------------------------------
@@ -293,17 +358,22 @@ class AnswerCache:
 
     def _forget_old(self) -> None:
         """Keep the newest ``KEEP_FILES`` cache files: every edit of a task file makes one."""
-        files = []
-        for path in self.folder.glob(f"{PREFIX}*{SUFFIX}"):
-            try:
-                files.append((path.stat().st_mtime, path))
-            except OSError:
-                pass
-        for _, path in sorted(files, reverse=True)[KEEP_FILES:]:
-            try:
-                path.unlink()
-            except OSError:
-                pass
+        _forget_old_in(self.folder, f"{PREFIX}*{SUFFIX}", KEEP_FILES)
+
+
+def _forget_old_in(folder: Path, pattern: str, keep_files: int) -> None:
+    """Remove all but the newest ``keep_files`` files of ``folder`` matching ``pattern``."""
+    files = []
+    for path in folder.glob(pattern):
+        try:
+            files.append((path.stat().st_mtime, path))
+        except OSError:
+            pass
+    for _, path in sorted(files, reverse=True)[keep_files:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass
 
 
 # -- the cache folder's other stores (compiled templates, the runner's bytecode, parsed YAML) --

@@ -200,7 +200,7 @@ def _kept(kind: str, text: str) -> dict | None:
 
 
 def _keep(kind: str, text: str, content: dict) -> None:
-    from .answer_cache import keep
+    from .answer_cache import _forget_old_in, keep
     path = _document_path(kind, text)
     if path is None:
         return
@@ -210,21 +210,7 @@ def _keep(kind: str, text: str, content: dict) -> None:
     except (ValueError, RecursionError):
         return
     if keep(path, payload.encode("utf-8", "surrogatepass")):
-        _forget_old(path.parent)
-
-
-def _forget_old(folder: Path) -> None:
-    files = []
-    for path in folder.glob("*.json"):
-        try:
-            files.append((path.stat().st_mtime, path))
-        except OSError:
-            pass
-    for _, path in sorted(files, reverse=True)[KEEP_DOCUMENTS:]:
-        try:
-            path.unlink()
-        except OSError:
-            pass
+        _forget_old_in(path.parent, "*.json", KEEP_DOCUMENTS)
 
 
 def _no_constant(name: str):

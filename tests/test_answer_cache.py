@@ -213,6 +213,47 @@ def test_the_key_follows_the_sources_the_answers_are_computed_with(
     assert (course_key(course) != before) is changes_the_key
 
 
+def test_the_sources_digest_is_kept_by_their_metadata_and_found_again(
+        tmp_path, monkeypatch, course):
+    """Finding the answer sources means scanning some 80 files: their digest is kept under a
+    fingerprint of the files' metadata, read back while nothing changed, and made afresh
+    after any edit."""
+    roots = copied_sources(tmp_path, monkeypatch)
+    monkeypatch.setattr(answer_cache, "RACY_SECONDS", -3600.0)   # the copies count as old
+    computed = answer_cache._sources_digest_computed()
+    before = course_key(course)
+    kept = list((tmp_path / "cache" / answer_cache.SOURCES).iterdir())
+    assert len(kept) == 1 and computed in kept[0].read_text()
+
+    def no_scanning():
+        raise AssertionError("scanned again")
+    scanning = answer_cache.answer_sources
+    monkeypatch.setattr(answer_cache, "answer_sources", no_scanning)
+    assert answer_cache.sources_digest() == computed and course_key(course) == before
+    monkeypatch.setattr(answer_cache, "answer_sources", scanning)
+    # An edit of the same size: the change time tells.
+    search = roots["reference"] / "search.py"
+    text = search.read_text()
+    search.write_text(text.replace("def ", "def_", 1).replace("def_", "def ", 1)
+                      .replace("return", "retUrn", 1))
+    assert answer_cache.sources_digest() != computed
+    search.write_text(text)
+    assert answer_cache.sources_digest() == computed
+    # A kept digest others could have written is not read.
+    fresh = answer_cache.sources_digest()
+    for planted in (tmp_path / "cache" / answer_cache.SOURCES).iterdir():
+        planted.write_text(planted.read_text().replace(fresh, "0" * 64))
+        planted.chmod(0o666)
+    assert answer_cache.sources_digest() == fresh
+
+
+def test_sources_changed_just_now_are_not_kept(tmp_path, monkeypatch, course):
+    copied_sources(tmp_path, monkeypatch)    # every copy is younger than RACY_SECONDS
+    course_key(course)
+    folder = tmp_path / "cache" / answer_cache.SOURCES
+    assert not folder.exists() or not list(folder.iterdir())
+
+
 def test_the_key_follows_the_python_version(course, monkeypatch):
     before = course_key(course)
     monkeypatch.setattr(answer_cache.sys, "version", "3.99.0 (a different build)")
