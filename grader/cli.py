@@ -1073,7 +1073,7 @@ def cmd_check(args) -> int:
         console.print(catalogue.text("ui.hidden_not_run", count=hidden))
     from .report.exports import points_line
     from .report.writers import junit_xml, write_atomically, write_student
-    written = write_student(_check_out(args.out, folder), result, course, catalogue)
+    written = write_student(_check_out(args.out, folder), result, course, catalogue, view)
     write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
     console.print(catalogue.text("ui.feedback_page", path=str(written / "feedback.html")),
                   markup=False, highlight=False)

@@ -1,5 +1,7 @@
 """One submission's sandboxed child, seen from the parent: its calls within the submission's
-time budget, every reply validated at the boundary before anything reads it.
+time budget, every reply validated at the boundary before anything reads it.  The boundary's
+module (msgspec) is imported when the first reply comes, not before a child is started: a
+self-check starts its child first and imports it while the child starts.
 
 Its own module, so that ``grader check`` can start the child while it still imports and
 builds the rest of the grading (the checks, the answers, the reports).
@@ -10,7 +12,6 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from . import boundary
 from .calls import Call, ItemOutcome, Observation
 from .packages import provision
 from .sandbox.isolation import ResourceLimits
@@ -29,6 +30,7 @@ WITHOUT_LOG = ("plain", "play")
 
 def observe(call: Call, reply) -> Observation:
     """An ``Observation`` from a reply validated at the boundary (``grader.boundary``)."""
+    from . import boundary
     if isinstance(reply, boundary.Malformed):
         return Observation("protocol", error={"message": reply.reason})
     if reply.status != "ok":
@@ -108,6 +110,7 @@ class SubmissionRun:
         self.child.mark_output()
 
     def run_call(self, call: Call) -> Observation:
+        from . import boundary
         failure = self.load(call.module, call.time_limit)
         if failure is not None:
             return failure
@@ -133,6 +136,7 @@ class SubmissionRun:
 
     def load(self, module: str, time_limit: float) -> Observation | None:
         """Import a student module once, with its own time limit; a failure is remembered."""
+        from . import boundary
         if module not in self.loaded:
             reply = self.request({"op": "load", "module": module}, time_limit,
                                  boundary.LoadReply)
@@ -148,6 +152,7 @@ class SubmissionRun:
 
     def request(self, message: dict | str, time_limit: float, kind: type):
         """The validated reply to ``message``, or an ``Observation`` of what went wrong."""
+        from . import boundary
         remaining = self.budget - self.spent
         wall_remaining = backstop(self.budget) - self.wall_spent
         if remaining <= 0 or wall_remaining <= 0:

@@ -28,8 +28,6 @@ Runs next to student code: standard library only, relative imports only, never i
 ``reference``.
 """
 
-import hashlib
-
 from .paths import PathNames
 
 REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
@@ -37,13 +35,13 @@ _COMPILED = {}
 
 
 def load_source(name, source):
-    """The namespace of a game module's source, compiled and run once per source text."""
-    digest = hashlib.sha256(source.encode()).hexdigest()
-    if digest not in _COMPILED:
+    """The namespace of a game module's source, compiled and run once per source text (filed
+    under the text itself: hashlib would load OpenSSL into every child, 2 ms of its start)."""
+    if source not in _COMPILED:
         namespace = {"__name__": f"course_game_{name}", "__builtins__": __builtins__}
         exec(compile(source, f"{name}.py", "exec"), namespace)
-        _COMPILED[digest] = namespace
-    return _COMPILED[digest]
+        _COMPILED[source] = namespace
+    return _COMPILED[source]
 
 
 def interface_problems(namespace):

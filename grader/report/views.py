@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 
 from .messages import Catalogue
@@ -168,10 +169,20 @@ def place_diagnoses(tasks: list, catalogue: Catalogue, html: bool, once: bool) -
 
 def quiescence_rule(task) -> dict | None:
     """A quiescence task's rule from its game spec (``noisy``, ``extension``), or None."""
-    spec = json.loads(task.game_spec) if getattr(task, "game_spec", None) else {}
+    game_spec = getattr(task, "game_spec", None)
+    if not game_spec:
+        return None
+    rule = _quiescence_rule(game_spec)
+    return dict(rule) if rule is not None else None
+
+
+@functools.lru_cache(maxsize=256)
+def _quiescence_rule(game_spec: str) -> tuple | None:
+    """Parsed once per spec: each view asks for every task's (a page draws three views)."""
+    spec = json.loads(game_spec)
     if not isinstance(spec, dict) or "noisy" not in spec:
         return None
-    return {"noisy": spec["noisy"], "extension": spec.get("extension")}
+    return (("noisy", spec["noisy"]), ("extension", spec.get("extension")))
 
 
 def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True,

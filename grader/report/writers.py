@@ -68,8 +68,17 @@ def write_atomically(path: Path, text: str | bytes) -> None:
 
 
 def _ui(catalogue: Catalogue, html: bool):
+    """The page's labels: ``ui(key, **facts)``.  A label without facts is the same text each
+    time a page asks for it (a page asks for some once per check): rendered once."""
+    render = catalogue.html if html else catalogue.text
+    plain: dict = {}
+
     def ui(key: str, **facts):
-        return (catalogue.html if html else catalogue.text)(f"ui.{key}", **facts)
+        if facts:
+            return render(f"ui.{key}", **facts)
+        if key not in plain:
+            plain[key] = render(f"ui.{key}")
+        return plain[key]
     return ui
 
 
@@ -132,10 +141,12 @@ def note_text(note, catalogue: Catalogue) -> str:
         return note.key
 
 
-def render_student(result, course, catalogue: Catalogue) -> dict[str, str]:
-    """A student's report files by name: results.json, feedback.md, feedback.html."""
+def render_student(result, course, catalogue: Catalogue, text_view: dict | None = None
+                   ) -> dict[str, str]:
+    """A student's report files by name: results.json, feedback.md, feedback.html
+    (``text_view``: the student's ``student_view(..., html=False)`` if already made)."""
     data = results_json(result, course, catalogue)
-    md_view = student_view(result, course, catalogue, html=False)
+    md_view = text_view or student_view(result, course, catalogue, html=False)
     html_view = student_view(result, course, catalogue, html=True)
     return {
         "results.json": json.dumps(data, indent=2, ensure_ascii=False) + "\n",
@@ -189,8 +200,10 @@ def write_files(folder: Path, files: dict[str, str]) -> Path:
     return folder
 
 
-def write_student(out: Path, result, course, catalogue: Catalogue) -> Path:
-    return write_files(out / result.student, render_student(result, course, catalogue))
+def write_student(out: Path, result, course, catalogue: Catalogue,
+                  text_view: dict | None = None) -> Path:
+    return write_files(out / result.student,
+                       render_student(result, course, catalogue, text_view))
 
 
 def gradebook_csv(results, course) -> str:
