@@ -66,3 +66,21 @@ def test_without_the_cache_the_runner_is_compiled_where_it_is_staged(tmp_path, m
     assert not (tmp_path / "cache").exists()
     assert all(Path(importlib.util.cache_from_source(str(s))).is_file()
                for s in staged_sources(tmp_path / "stage"))
+
+
+def test_the_kept_bytecode_is_pruned_to_the_newest(tmp_path, monkeypatch):
+    import grader.sandbox.launcher as launcher
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
+    kept = tmp_path / "cache" / BYTECODE_FOLDER
+    kept.mkdir(parents=True, mode=0o700)
+    for number in range(50):                   # an old grader's files
+        old = kept / f"{number:064x}.{sys.implementation.cache_tag}.pyc"
+        old.write_bytes(b"old")
+        os.utime(old, (1_000_000 + number, 1_000_000 + number))
+    monkeypatch.setattr(launcher, "KEEP_BYTECODE", 40)
+    stage_runner(tmp_path / "stage")
+    names = {p.name for p in kept.iterdir()}
+    assert len(names) == 40
+    staged = len(staged_sources(tmp_path / "stage"))
+    assert sum(1 for name in names if not name.startswith("0" * 40)) == staged, \
+        "this grader's files are the newest and stay"

@@ -130,6 +130,7 @@ def stage_runner(destination: Path) -> Path:
 
 
 BYTECODE_FOLDER = "runner-bytecode"
+KEEP_BYTECODE = 200      # kept files (newest first); one stage has about 30
 
 
 def stage_bytecode(package: Path) -> None:
@@ -148,11 +149,12 @@ def stage_bytecode(package: Path) -> None:
     import hashlib
     import importlib.util
     import sys
-    from ..answer_cache import keep, kept_file, private_folder
+    from ..answer_cache import _forget_old_in, keep, kept_file, private_folder
     kept_folder = private_folder(BYTECODE_FOLDER)
     tag = sys.implementation.cache_tag
     if tag is None:
         return
+    added = False
     for source in sorted(package.rglob("*.py")):
         target = Path(importlib.util.cache_from_source(str(source)))
         kept = (kept_folder / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
@@ -171,7 +173,11 @@ def stage_bytecode(package: Path) -> None:
         except py_compile.PyCompileError:
             continue        # the child reports it, as it would without bytecode
         if kept is not None:
-            keep(kept, target.read_bytes())
+            added = keep(kept, target.read_bytes()) or added
+    if added:
+        # every changed module of a new grader version adds a file; a removed file that is
+        # still needed is compiled and kept again
+        _forget_old_in(kept_folder, "*.pyc", KEEP_BYTECODE)
 
 
 class Interrupted(BaseException):
