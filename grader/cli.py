@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
-NO_CACHE_HELP = ("compute the reference answers and compile the templates afresh, and store "
-                 "none (also: GRADER_NO_CACHE=1) [both are cached in $GRADER_CACHE_DIR, else "
-                 "~/.cache/gametree-grader]")
+NO_CACHE_HELP = ("compute the reference answers, parse the task files and compile the templates "
+                 "and the runner afresh, and keep none of them (also: GRADER_NO_CACHE=1) "
+                 "[they are kept in $GRADER_CACHE_DIR, else ~/.cache/gametree-grader]")
 
 
 def _console(stderr: bool = False) -> Console:
@@ -462,8 +462,9 @@ def main(argv=None) -> int:
 
 @contextlib.contextmanager
 def _caches_off(off: bool):
-    """``--no-cache``: for the command's duration, GRADER_NO_CACHE=1, which every cache of the
-    grader (answers, compiled templates) reads when it is made."""
+    """``--no-cache``: for the command's duration, GRADER_NO_CACHE=1, which every store of the
+    cache folder (answers, parsed YAML, compiled templates, the runner's bytecode, the
+    sources' digest) reads when it is used."""
     if not off:
         yield
         return
