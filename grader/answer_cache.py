@@ -187,19 +187,14 @@ def sources_digest() -> str:
         "utf-8", "surrogateescape")).hexdigest()
     folder = private_folder(SOURCES)
     path = folder / f"{fingerprint}.json" if folder is not None else None
-    if path is not None and kept_file(path):
-        try:
-            kept = json.loads(path.read_bytes(), parse_constant=_refuse_constant)
-            if (type(kept) is dict and kept.get("format") == FORMAT
-                    and type(kept.get("digest")) is str
-                    and re.fullmatch(r"[0-9a-f]{64}", kept["digest"])):
-                return kept["digest"]
-        except (OSError, ValueError):
-            pass
+    kept = kept_json(path, FORMAT) if path is not None else None
+    if (kept is not None and type(kept.get("digest")) is str
+            and re.fullmatch(r"[0-9a-f]{64}", kept["digest"])):
+        return kept["digest"]
     digest = _sources_digest_computed()
     if path is not None and newest < (time.time() - RACY_SECONDS) * 1e9:
         if keep(path, json.dumps({"format": FORMAT, "digest": digest}).encode()):
-            _forget_old_in(path.parent, "*.json", KEEP_FILES)
+            prune(path.parent, "*.json", KEEP_FILES)
     return digest
 
 
@@ -358,10 +353,10 @@ class AnswerCache:
 
     def _forget_old(self) -> None:
         """Keep the newest ``KEEP_FILES`` cache files: every edit of a task file makes one."""
-        _forget_old_in(self.folder, f"{PREFIX}*{SUFFIX}", KEEP_FILES)
+        prune(self.folder, f"{PREFIX}*{SUFFIX}", KEEP_FILES)
 
 
-def _forget_old_in(folder: Path, pattern: str, keep_files: int) -> None:
+def prune(folder: Path, pattern: str, keep_files: int) -> None:
     """Remove all but the newest ``keep_files`` files of ``folder`` matching ``pattern``."""
     files = []
     for path in folder.glob(pattern):
@@ -395,12 +390,43 @@ def private_folder(name: str) -> Path | None:
 
 def kept_file(path: Path) -> bool:
     """Whether ``path`` is a regular file of ours that nobody else can write (a link in its
-    place is not followed): the only kind a store of the cache folder reads."""
+    place is not followed): the only kind a store of the cache folder reads.  For a reader
+    that opens the file itself (Jinja's); others use ``read_kept``."""
     try:
         info = os.lstat(path)
     except OSError:
         return False
     return stat.S_ISREG(info.st_mode) and _ours(info)
+
+
+def read_kept(path: Path) -> bytes | None:
+    """The content of ``path`` if it is a regular file of ours that nobody else can write
+    (checked on the file opened, a link in its place not followed), else None."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(handle, "rb") as opened:
+            info = os.fstat(opened.fileno())
+            if not (stat.S_ISREG(info.st_mode) and _ours(info)):
+                return None
+            return opened.read()
+    except OSError:
+        return None
+
+
+def kept_json(path: Path, form: str) -> dict | None:
+    """The JSON object kept as ``path`` (``read_kept``) whose ``format`` is ``form``, or
+    None; no ``NaN`` or ``Infinity`` literals."""
+    content = read_kept(path)
+    if content is None:
+        return None
+    try:
+        kept = json.loads(content, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        return None
+    return kept if type(kept) is dict and kept.get("format") == form else None
 
 
 def keep(path: Path, content: bytes) -> bool:

@@ -11,7 +11,7 @@ under the SHA-256 of the file's text): a self-check reads the course's task file
 message catalogue again each time, and parsing them (and importing PyYAML) was a tenth of a
 check.  A kept document is read only from a file of ours that nobody else can write, and only
 if it is exactly of the shape written here; anything else is parsed afresh.  Files that parse
-to a value JSON cannot bring back exactly (``!!binary``, ``!!set``) are not kept.
+to a value JSON cannot bring back exactly (``!!binary``) are not kept.
 """
 
 from __future__ import annotations
@@ -186,21 +186,13 @@ def _document_path(kind: str, text: str) -> Path | None:
 
 def _kept(kind: str, text: str) -> dict | None:
     """The kept form of ``text`` parsed as ``kind``, or None."""
-    from .answer_cache import kept_file
+    from .answer_cache import kept_json
     path = _document_path(kind, text)
-    if path is None or not kept_file(path):
-        return None
-    try:
-        kept = json.loads(path.read_bytes(), parse_constant=_no_constant)
-    except (OSError, ValueError, RecursionError):
-        return None
-    if type(kept) is not dict or kept.get("format") != DOCUMENT_FORMAT:
-        return None
-    return kept
+    return kept_json(path, DOCUMENT_FORMAT) if path is not None else None
 
 
 def _keep(kind: str, text: str, content: dict) -> None:
-    from .answer_cache import _forget_old_in, keep
+    from .answer_cache import keep, prune
     path = _document_path(kind, text)
     if path is None:
         return
@@ -210,11 +202,7 @@ def _keep(kind: str, text: str, content: dict) -> None:
     except (ValueError, RecursionError):
         return
     if keep(path, payload.encode("utf-8", "surrogatepass")):
-        _forget_old_in(path.parent, "*.json", KEEP_DOCUMENTS)
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not JSON")
+        prune(path.parent, "*.json", KEEP_DOCUMENTS)
 
 
 # A located mapping is {"m": line, "k": [[key, line, value], ...]}, a located sequence
@@ -254,9 +242,7 @@ def _located(value):
     """The located document of its kept form (KeyError, TypeError or ValueError for anything
     not of that form)."""
     if type(value) is not dict:
-        if type(value) is list:
-            raise TypeError("a list outside a located sequence")
-        return value
+        return _located_scalar(value)
     if value.keys() == {"m", "k"}:
         result = LocatedDict()
         result.line, lines = _line(value["m"]), result._key_lines
@@ -276,9 +262,9 @@ def _located(value):
 
 
 def _located_scalar(value):
+    if type(value) is list:
+        raise TypeError("a list outside a located sequence")
     if type(value) is not dict:
-        if type(value) in (list,):
-            raise TypeError("a list as a key")
         return value
     if value.keys() == {"f"}:
         return _FLOATS[value["f"]]

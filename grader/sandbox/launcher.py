@@ -149,7 +149,7 @@ def stage_bytecode(package: Path) -> None:
     import hashlib
     import importlib.util
     import sys
-    from ..answer_cache import _forget_old_in, keep, kept_file, private_folder
+    from ..answer_cache import keep, private_folder, prune, read_kept
     kept_folder = private_folder(BYTECODE_FOLDER)
     tag = sys.implementation.cache_tag
     if tag is None:
@@ -160,8 +160,9 @@ def stage_bytecode(package: Path) -> None:
         kept = (kept_folder / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
                 if kept_folder is not None else None)
         target.parent.mkdir(exist_ok=True)
-        if kept is not None and kept_file(kept):
-            shutil.copyfile(kept, target)
+        content = read_kept(kept) if kept is not None else None
+        if content is not None:
+            target.write_bytes(content)
             continue
         import py_compile
         try:
@@ -177,7 +178,7 @@ def stage_bytecode(package: Path) -> None:
     if added:
         # every changed module of a new grader version adds a file; a removed file that is
         # still needed is compiled and kept again
-        _forget_old_in(kept_folder, "*.pyc", KEEP_BYTECODE)
+        prune(kept_folder, "*.pyc", KEEP_BYTECODE)
 
 
 class Interrupted(BaseException):
