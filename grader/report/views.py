@@ -228,15 +228,41 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
             "problem_detail": result.problem_detail}
 
 
-def output_view(output: dict, for_student: bool) -> dict:
-    """What the student's code printed.  Output printed after the hidden checks began is
-    the instructor's only: it may carry their inputs."""
-    shown = {"stdout": output.get("stdout", ""), "stderr": output.get("stderr", "")}
-    if not for_student:
-        for name in ("stdout", "stderr"):
-            if output.get(f"later_{name}"):
-                shown[name] += "\n[hidden checks]\n" + output[f"later_{name}"]
-    return shown
+SHOWN_OUTPUT = 4000     # characters of output a feedback page shows
+# What the child printed before the hidden checks began, and after (``Child.mark_output``).
+OUTPUT_PHASES = (("", False), ("later_", True))
+
+
+def output_view(output: dict, for_student: bool, shown: int = SHOWN_OUTPUT) -> dict:
+    """What the student's code printed, as a report shows it: ``parts``, the text printed
+    before the hidden checks began and (not ``for_student``) during them (``hidden``: it may
+    carry their inputs, so it is the instructor's only), cut to ``shown`` characters in all;
+    ``dropped``, the bytes of it that are not shown (cut when the child's output was
+    captured, ``grader.sandbox.captured``, or here)."""
+    phases = [(prefix, hidden) for prefix, hidden in OUTPUT_PHASES
+              if not (hidden and for_student)]
+    texts = [output.get(f"{prefix}stdout", "") + output.get(f"{prefix}stderr", "")
+             for prefix, _ in phases]
+    parts, dropped = [], 0
+    for (prefix, hidden), text, room in zip(phases, texts, shares(texts, shown)):
+        dropped += (output.get(f"{prefix}stdout_dropped", 0)
+                    + output.get(f"{prefix}stderr_dropped", 0)
+                    + len(text[room:].encode("utf-8", "surrogatepass")))
+        if text:
+            parts.append({"text": text[:room], "hidden": hidden})
+    return {"parts": parts, "dropped": dropped}
+
+
+def shares(texts: list[str], room: int) -> list[int]:
+    """How many characters of each text fit in ``room``: all of the short ones, equal
+    shares of the rest (output printed during hidden checks is not crowded out by a flood
+    before them)."""
+    result = [0] * len(texts)
+    by_length = sorted(range(len(texts)), key=lambda index: len(texts[index]))
+    for position, index in enumerate(by_length):
+        result[index] = min(len(texts[index]), room // (len(texts) - position))
+        room -= result[index]
+    return result
 
 
 def task_scores(result) -> dict:

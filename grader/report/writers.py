@@ -16,11 +16,12 @@ from .compiled import bytecode_cache
 from .messages import Catalogue, format_number
 from .exports import ilias_csv, moodle_csv, points_text
 from .safe import csv_cell, deep, xml_text
-from .views import student_view, task_scores
+from .views import output_view, student_view, task_scores
 
 # Beside the exports: what the batch was (its shard, task files, students, time), for
 # ``grader merge``.  Hidden, as a student's id never starts with a dot.
 BATCH_RECORD = ".batch.json"
+JUNIT_OUTPUT = 8000     # characters of a student's output in junit.xml (the instructor's)
 
 TEMPLATES = jinja2.Environment(
     bytecode_cache=bytecode_cache(),
@@ -276,15 +277,16 @@ def junit_xml(results, course, catalogue: Catalogue, shard: dict | None = None) 
         view = student_view(result, course, catalogue, html=False, for_student=False, group=False)
         cases = [{**check, "reason": check["reason"]} for task in view["tasks"]
                  for check in task["checks"]]
-        output = view["output"]
         suites.append({"student": result.student, "cases": cases, "tests": len(cases),
                        "failures": sum(not c["passed"] for c in cases),
                        "seconds": result.seconds, "score": result.score,
                        "max_score": result.max_score, "isolation": result.isolation,
-                       "output": (output["stdout"] + output["stderr"])[:8000]})
+                       "output": output_view(result.output, for_student=False,
+                                             shown=JUNIT_OUTPUT)})
     # Names, messages and output come from submissions: nothing in them may break the XML.
     return TEMPLATES.get_template("junit.xml.j2").render(course=course, shard=shard,
-                                                         suites=deep(suites, xml_text))
+                                                         suites=deep(suites, xml_text),
+                                                         ui=_ui(catalogue, False))
 
 
 def batch_record(results, catalogue: Catalogue, batch: dict) -> str:

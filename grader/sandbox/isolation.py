@@ -89,7 +89,7 @@ class ResourceLimits:
     memory_bytes: int = 1 << 30      # address space (rlimit) and memory (cgroup)
     processes: int = 64              # cgroup pids.max; RLIMIT_NPROC (binds where uid is not 0)
     open_files: int = 64
-    file_bytes: int = 1 << 20        # any file the child writes, its output included
+    file_bytes: int = 1 << 20        # any file the child writes (not its output: pipes)
     scratch_bytes: int = 16 << 20    # the sandbox's /tmp
 
     def as_child_argument(self) -> dict:

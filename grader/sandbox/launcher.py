@@ -5,8 +5,9 @@ started.
 Whatever the level, the child is a fresh interpreter started with ``-s -S -B -u`` (no
 site-packages, no bytecode written into the student's folder, unbuffered output) with an
 environment built from scratch (PYTHONHASHSEED=0, so student code's set orders repeat), a new session, the student's folder as the only addition to its import
-path, stdin from /dev/null, stdout and stderr to size-capped files, and a wall-clock limit per
-call after which the whole process tree is killed.
+path, stdin from /dev/null, stdout and stderr to pipes the parent drains (``captured.py``: what
+it prints is cut, never fatal), and a wall-clock limit per call after which the whole process
+tree is killed.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from pathlib import Path
 
 from ..packages import Provision
 from . import chroot
+from .captured import CapturedOutput
 from .isolation import (PACKAGE_THREADS, Cgroup, ResourceLimits, base_python, command,
                         process_package_folder, seccomp_fd)
 
 GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
 CHILD_SIDE = ("games", "conventions", "sandbox/child.py")
-OUTPUT_CAP = 64 * 1024
 REPLY_CAP = 16 << 20                    # = boundary.MAX_REPLY_BYTES (one reply line)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -230,11 +231,9 @@ class Child:
         self.cgroup: Cgroup | None = None
         self.cpu_base = self.final_cpu = 0.0   # CPU time of earlier (restarted) processes
         self.last_cpu = self.last_wall = 0.0    # what the last request cost
-        self.output_mark: dict | None = None
         self.uid: int | None = None                  # container level: this run's own uid
         self.root: chroot.ChildRoot | None = None    # container level: this run's root
-        self.stdout_path = scratch / "stdout.txt"
-        self.stderr_path = scratch / "stderr.txt"
+        self.captured = CapturedOutput()   # what it prints, over every restart
 
     def start(self) -> None:
         if STOPPING.is_set():
@@ -259,6 +258,7 @@ class Child:
         self.reply_read, reply_write = os.pipe()
         filter_fd = seccomp_fd() if self.level in ("bubblewrap", "container") else None
         passed = [request_read, reply_write] + ([filter_fd] if filter_fd is not None else [])
+        out, err = self.captured.open()
         try:
             folder = (process_package_folder(self.packages, self.scratch / "packages")
                       if self.level == "process" and self.packages else None)
@@ -270,17 +270,17 @@ class Child:
             if self.cgroup is not None:
                 # Join the cgroup before exec, so that no process the child starts escapes it.
                 argv = self.cgroup.wrap(argv)
-            with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
-                self.process = subprocess.Popen(
-                    argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-                    cwd=self.scratch, pass_fds=passed, start_new_session=True, close_fds=True)
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+                cwd=self.scratch, pass_fds=passed, start_new_session=True, close_fds=True)
         except BaseException:
             for fd in (self.request_write, self.reply_read):
                 os.close(fd)
+            self.captured.close()
             self._release()
             raise
         finally:
-            for fd in passed:
+            for fd in (*passed, out, err):
                 os.close(fd)
         with _LIVE_LOCK:
             _LIVE.add(self)
@@ -365,9 +365,13 @@ class Child:
                                                    "wall_seconds": round(wall_limit, 1)})
                 self.check_at = now + _next_check(wall_limit - wall_used,
                                                   cpu_limit - cpu_used)
-            ready, _, _ = select.select([self.reply_read], [], [],
-                                        max(0.0, self.check_at - now))
-            if not ready:
+            # the child's output is read as it comes, or a child that prints fills its pipe
+            # and blocks until its time runs out
+            ready, _, _ = select.select(
+                [self.reply_read, *self.captured.waiting(now)], [], [],
+                self.captured.timeout(max(0.0, self.check_at - now), now))
+            self.captured.read(ready, now)
+            if self.reply_read not in ready:
                 continue
             chunk = os.read(self.reply_read, 1 << 20)
             if not chunk:
@@ -419,6 +423,7 @@ class Child:
                 os.close(fd)
             except OSError:
                 pass
+        self.captured.close()
         with _LIVE_LOCK:
             _LIVE.discard(self)
         self.process = None
@@ -443,23 +448,17 @@ class Child:
                 self.uid = None
 
     def mark_output(self) -> None:
-        """Remember how much output there is now: what comes later is kept apart
+        """What the child printed until now is kept apart from what comes later
         (``output``), e.g. for the instructor's eyes only."""
-        self.output_mark = {name: _size(path) for name, path in self._output_files()}
+        self.captured.drain()
+        self.captured.mark()
 
     def output(self) -> dict:
-        """What the student's code printed, capped: ``stdout``/``stderr`` up to the mark (all
-        of it without one), ``later_stdout``/``later_stderr`` after it."""
-        result = {}
-        for name, path in self._output_files():
-            mark = (self.output_mark or {}).get(name)
-            result[name] = _read_capped(path, 0, mark)
-            if self.output_mark is not None:
-                result[f"later_{name}"] = _read_capped(path, mark, None)
-        return result
-
-    def _output_files(self):
-        return (("stdout", self.stdout_path), ("stderr", self.stderr_path))
+        """What the student's code printed, each stream cut at ``OUTPUT_CAP`` bytes:
+        ``stdout``/``stderr`` up to the mark (all of it without one), ``later_stdout``/
+        ``later_stderr`` after it, and for each the bytes dropped (``stdout_dropped``, ...)."""
+        self.captured.drain()
+        return self.captured.as_dict()
 
 
 def _next_check(wall_left: float, cpu_left: float) -> float:
@@ -478,24 +477,3 @@ def _with_id(message: dict | str, request_id: str) -> str:
     if not (message.startswith("{") and message.endswith("}")) or message == "{}":
         raise ValueError("an encoded request must be a non-empty JSON object")
     return f'{message[:-1]}, "id": {json.dumps(request_id)}}}\n'
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _read_capped(path: Path, start: int, end: int | None) -> str:
-    """At most ``OUTPUT_CAP`` bytes of ``path`` from ``start`` (to ``end``), as text."""
-    wanted = OUTPUT_CAP + 1 if end is None else min(OUTPUT_CAP + 1, end - start)
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(start)
-            data = handle.read(max(0, wanted))
-    except OSError:
-        data = b""
-    text = data[:OUTPUT_CAP].decode("utf-8", errors="replace")
-    more = len(data) > OUTPUT_CAP or (end is not None and end - start > OUTPUT_CAP)
-    return text + ("\n[…]" if more else "")
