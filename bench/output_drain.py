@@ -95,10 +95,11 @@ def main() -> None:
     for (name, label), runs in figures.items():
         def median(key):
             return statistics.median(run[key] for run in runs)
-        printed = median("printed") / 1e6
-        print(f"  {name:6s} {label:10s}  parent CPU {median('parent') * 1000:7.1f} ms  "
-              f"child CPU {median('child') * 1000:7.1f} ms  wall {median('wall') * 1000:7.1f} ms"
-              f"  printed {printed:5.1f} MB  parent/child {median('parent') / max(median('child'), 1e-9):5.1%}")
+        parent, child = median("parent"), median("child")
+        print(f"  {name:6s} {label:10s}  parent CPU {parent * 1000:7.1f} ms  "
+              f"child CPU {child * 1000:7.1f} ms  wall {median('wall') * 1000:7.1f} ms  "
+              f"printed {median('printed') / 1e6:5.1f} MB  parent/child "
+              f"{parent / max(child, 1e-9):5.1%}")
 
 
 if __name__ == "__main__":

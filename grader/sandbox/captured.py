@@ -79,7 +79,7 @@ class CapturedOutput:
 
     def timeout(self, timeout: float, now: float) -> float:
         """``timeout``, shortened to when the next paused pipe is due."""
-        later = [when - now for fd, when in self.due.items() if when > now]
+        later = [when - now for when in self.due.values() if when > now]
         return max(0.0, min([timeout, *later]))
 
     def read(self, ready, now: float) -> None:
@@ -122,8 +122,7 @@ class CapturedOutput:
             except OSError:
                 pass
             return None
-        with memoryview(self.scratch) as view:
-            self._keep(self.pipes[fd], view[:count])
+        self._keep(self.pipes[fd], memoryview(self.scratch)[:count])
         return count
 
     # -- what was printed ---------------------------------------------------------------------
