@@ -10,12 +10,17 @@ and multiprocessing's workers import: ``argparse``, ``json``, ``yaml``, ``rich``
 evaluation among them marking too (tests/data/host-marks/evaluation.py): it does run, in the
 sandbox, where the host folder is out of reach.
 
-The pytest plugin grades such a folder at the bubblewrap level, and the tests assert that no
-mark is left and that the grading itself happened: the correct modules, full points.
+Every entry point that touches a submission grades such a folder at the bubblewrap level, run
+from inside it where that is the worst case (``python -m`` puts the current folder first on
+the import path), and the tests assert that no mark is left and that the grading itself
+happened: the correct modules, full points.  The first test shows that the marks are real: at
+the 'process' level, where student code runs as you, the evaluation leaves its mark.
 """
 
 from __future__ import annotations
 
+import csv
+import json
 import os
 import shutil
 import subprocess
@@ -25,6 +30,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA, ROOT
 
+from grader.report.writers import TEMPLATES
 from grader.sandbox.isolation import bubblewrap_works
 from grader.tasks import load_course
 
@@ -34,6 +40,7 @@ COURSE = load_course(ROOT / "tasks")
 VISIBLE = [check for task in COURSE.tasks for check in task.checks
            if check.visibility == "visible"]
 VISIBLE_POINTS = sum(check.points for check in VISIBLE)
+TOURNAMENT = ROOT / "courses" / "turnier"
 
 BUBBLEWRAP = pytest.mark.skipif(not bubblewrap_works(), reason="bubblewrap is not installed "
                                 "or cannot create namespaces here; CI installs it")
@@ -67,6 +74,26 @@ def environment(tmp_path: Path, **extra) -> dict:
 def run(command: list, cwd: Path, tmp_path: Path, **extra) -> subprocess.CompletedProcess:
     return subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True,
                           text=True, env=environment(tmp_path, **extra), timeout=600)
+
+
+def grader(how: str) -> list:
+    """The grader started as a program: ``python -m MODULE``, or the installed command."""
+    if how == "command":
+        return [Path(sys.executable).parent / "grader"]
+    return [sys.executable, "-m", how]
+
+
+# -- the marks are real ---------------------------------------------------------------------
+
+def test_the_planted_code_leaves_its_mark_where_it_runs_as_you(tmp_path):
+    """The control: at the 'process' level the evaluation runs on the host and marks, so a
+    missing mark elsewhere means the code did not run there."""
+    folder = planted(tmp_path / "anna", tmp_path / "marks")
+    done = run([*grader("grader.cli"), "check", ".", "--tasks", ROOT / "tasks", "--points",
+                "--sandbox", "process", "--out", tmp_path / "out"], folder, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith(f"Points {VISIBLE_POINTS:g}/{VISIBLE_POINTS:g}")
+    assert left(tmp_path / "marks") == {"evaluation.py"}
 
 
 # -- pytest --grader-tasks ------------------------------------------------------------------
@@ -199,4 +226,122 @@ def test_in_a_students_own_repository_the_grader_imports_nothing_of_it(tmp_path)
     done = pytest_in(repository, tmp_path, "--grader-tasks", "tasks")
     assert done.returncode == 0, done.stdout + done.stderr
     assert passed(done.stdout) == EVERY_CHECK_PASSED
+    assert left(tmp_path / "marks") == set()
+
+
+# -- the grader command ----------------------------------------------------------------------
+
+@BUBBLEWRAP
+@pytest.mark.parametrize("how", ["grader.cli", "grader", "command"])
+def test_grader_check_run_inside_the_folder_imports_nothing_of_it(tmp_path, how):
+    """``python -m grader.cli`` and ``python -m grader`` put the current folder first on the
+    import path; the grader takes it off before its first import.  The installed command
+    never has it there, not even with a ``grader/`` package in the folder."""
+    folder = planted(tmp_path / "anna", tmp_path / "marks")
+    if how == "command":
+        shutil.copytree(MARKS / "grader-package" / "grader", folder / "grader")
+    done = run([*grader(how), "check", ".", "--tasks", ROOT / "tasks", "--points",
+                "--sandbox", "bubblewrap", "--out", tmp_path / "out"], folder, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith(f"Points {VISIBLE_POINTS:g}/{VISIBLE_POINTS:g}")
+    assert left(tmp_path / "marks") == set()
+
+
+@BUBBLEWRAP
+def test_grader_grade_and_merge_run_inside_a_folder_import_nothing_of_it(tmp_path):
+    folder = planted(tmp_path / "abgaben" / "anna", tmp_path / "marks")
+    graded = run([*grader("grader.cli"), "grade", "--tasks", ROOT / "tasks", "--submissions",
+                  "..", "--out", tmp_path / "shard", "--shard", "1/1", "--jobs", "1",
+                  "--sandbox", "bubblewrap"], folder, tmp_path)
+    assert graded.returncode == 0, graded.stderr
+    result = json.loads((tmp_path / "shard" / "anna" / "results.json").read_text())
+    assert result["score"] == COURSE.max_score
+    merged = run([*grader("grader.cli"), "merge", tmp_path / "shard", "--out",
+                  tmp_path / "merged", "--tasks", ROOT / "tasks"], folder, tmp_path)
+    assert merged.returncode == 0, merged.stderr
+    with open(tmp_path / "merged" / "gradebook.csv", encoding="utf-8") as gradebook:
+        rows = {row["student"]: row for row in csv.DictReader(gradebook)}
+    assert float(rows["anna"]["score"]) == COURSE.max_score
+    assert left(tmp_path / "marks") == set()
+
+
+@BUBBLEWRAP
+def test_a_kit_kept_in_the_folder_checks_it_without_importing_any_of_it(tmp_path):
+    """``grader kit`` run inside the folder, the kit written into it (as a kit committed to a
+    student's repository), and the folder's traps copied into the kit's folder too, which
+    ``python3 kit/check.py`` has first on its import path until it takes it off."""
+    folder = planted(tmp_path / "anna", tmp_path / "marks")
+    built = run([*grader("grader.cli"), "kit", "--tasks", ROOT / "tasks", "--out", "kit"],
+                folder, tmp_path)
+    assert built.returncode == 0, built.stderr
+    for shadow in ("argparse.py", "json.py", "yaml.py", "rich.py", "pickle.py"):
+        shutil.copy2(PLANTED / shadow, folder / "kit" / shadow)
+    shutil.copy2(folder / "marker-dir.txt", folder / "kit" / "marker-dir.txt")
+    checked = run([sys.executable, "kit/check.py", ".", "--points", "--sandbox", "bubblewrap",
+                   "--out", tmp_path / "out"], folder, tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.rstrip().endswith(f"Points {VISIBLE_POINTS:g}/{VISIBLE_POINTS:g}")
+    assert left(tmp_path / "marks") == set()
+
+
+def autograder_root(tmp_path: Path) -> Path:
+    """/autograder as Gradescope lays it out, the submission planted with traps and with a
+    ``grader/`` package."""
+    root = tmp_path / "autograder"
+    shutil.copytree(ROOT / "tasks", root / "source" / "tasks")
+    planted(root / "submission", tmp_path / "marks")
+    shutil.copytree(MARKS / "grader-package" / "grader", root / "submission" / "grader")
+    return root
+
+
+@BUBBLEWRAP
+def test_gradescope_run_inside_the_submission_imports_nothing_of_it(tmp_path):
+    """run_autograder (as ``grader gradescope`` writes it) starts the grader with ``-I``:
+    whatever folder Gradescope runs it in, not even a ``grader/`` package there is imported;
+    ``python -m grader.cli gradescope-run`` takes the current folder off its path itself."""
+    root = autograder_root(tmp_path)
+    script = TEMPLATES.get_template("gradescope-run_autograder.j2").render(
+        version="test", venv="/nonexistent", cache="/nonexistent", lang=None)
+    (root / "run_autograder").write_text(script, encoding="utf-8")
+    done = run(["bash", root / "run_autograder"], root / "submission", tmp_path,
+               AUTOGRADER_ROOT=str(root), GRADER_PYTHON=sys.executable)
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == COURSE.max_score
+    assert results["extra_data"]["isolation"] == "bubblewrap"
+    assert left(tmp_path / "marks") == set()
+    shutil.rmtree(root / "submission" / "grader")   # python -m: Python itself would import it
+    (root / "results" / "results.json").unlink()
+    direct = run([*grader("grader.cli"), "gradescope-run", "--root", root],
+                 root / "submission", tmp_path)
+    assert direct.returncode == 0, direct.stdout + direct.stderr
+    assert json.loads((root / "results" / "results.json").read_text())["score"] \
+        == COURSE.max_score
+    assert left(tmp_path / "marks") == set()
+
+
+@BUBBLEWRAP
+def test_a_tournament_run_inside_an_entrants_folder_imports_nothing_of_it(tmp_path):
+    """The tournament's worker processes (``--jobs 2``) are spawned as ``python -c``, which
+    puts the current folder first on their path: the planted pickle.py, socket.py and
+    threading.py would run in them.  The entrant plays its games."""
+    folder = planted(tmp_path / "spieler" / "anna", tmp_path / "marks",
+                     tuple((TOURNAMENT / "submissions" / "mitte").iterdir()))
+    done = run([*grader("grader.cli"), "tournament", "--tasks", TOURNAMENT / "tasks",
+                "--submissions", "..", "--out", tmp_path / "turnier", "--baselines",
+                "random", "--jobs", "2", "--sandbox", "bubblewrap"], folder, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    record = json.loads((tmp_path / "turnier" / "tournament.json").read_text())
+    assert len(record["games"]) == 2 and not record["errors"]
+    with open(tmp_path / "turnier" / "ratings.csv", encoding="utf-8") as ratings:
+        assert {row["player"]: row["games"] for row in csv.DictReader(ratings)}["anna"] == "2"
+    assert left(tmp_path / "marks") == set()
+
+
+def test_import_trees_run_inside_a_folder_imports_nothing_of_it(tmp_path):
+    folder = planted(tmp_path / "anna", tmp_path / "marks")
+    done = run([*grader("grader.cli"), "import-trees", DATA / "pacman-trees", "--out",
+                tmp_path / "pacman.yaml"], folder, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(load_course(tmp_path / "pacman.yaml").tasks) == 2
     assert left(tmp_path / "marks") == set()
