@@ -8,15 +8,23 @@ batch's progress bars, tables, pins or forgery scan (``python -X importtime``).
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import json
-import os
-import re
-import signal
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
+
+if __name__ == "__main__":
+    # python -m grader.cli: the current folder, which may be a student's, is first on the
+    # import path; off it before argparse, json or yaml is imported (grader.startup).
+    from grader.startup import leave_start_folder
+    leave_start_folder()
+
+# Only after that: the rest of the imports.
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import signal  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -516,8 +524,16 @@ def program() -> None:
 
 def cmd_tournament(args) -> int:
     """A class tournament (``grader.play.tournament``); SIGINT and SIGTERM stop it (exit 130)
-    with every finished matchup in the journal."""
+    with every finished matchup in the journal.
+
+    Its worker processes (``--jobs``) are started by multiprocessing's spawn as ``python -c
+    ...``, which puts the current folder first on their import path before they learn the
+    grader's: a student's ``pickle.py`` or ``socket.py`` there would run in them, as you.
+    ``PYTHONSAFEPATH`` (Python 3.11 and later) keeps it off; the sandboxed players' own
+    environment is built from scratch and never sees it."""
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    safe_path = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
     try:
         return _tournament(args)
     except KeyboardInterrupt:
@@ -525,6 +541,10 @@ def cmd_tournament(args) -> int:
         return EXIT_INTERRUPTED
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if safe_path is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = safe_path
 
 
 def _tournament(args) -> int:

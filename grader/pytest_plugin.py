@@ -27,6 +27,18 @@ the bubblewrap sandbox dies with it (``--die-with-parent``), as does the contain
 child (its parent-death signal); at the process level a search that never returns runs on
 until its CPU limit ends it.
 
+Nothing of a folder it grades is collected or imported in pytest's process: the
+submission runs only in the sandbox.  A folder graded from outside (one that does not hold the
+folder pytest was started in) is left out of collection (``pytest_ignore_collect``), so none
+of its ``test_*.py``, ``*_test.py``, ``conftest.py``, ``__init__.py`` or packages is imported;
+the steps of pytest's that come before any collection hook (its rootdir and ini file, the
+import path, the paths named, and the ``conftest.py`` of every ``test*`` folder of the folder
+it starts in) are checked before the first conftest.py is imported, and a run that would
+import from the folder is refused with a usage error (``exposure``).  A folder that holds the
+folder pytest was started in is a student's own repository: pytest runs its tests there as
+it always does; the grader's own imports and its grading then leave that folder off the
+import path, so that a student's ``yaml.py`` is never the grader's.
+
 This module must stay cheap: pytest imports it in every run of every project whose
 environment has the grader installed (entry point ``pytest11``).  It imports only pytest and
 the standard library; the grader is imported in hooks, and only when ``--grader-tasks`` (or
@@ -35,7 +47,12 @@ the ini option ``grader_tasks``) is given.  ``-p no:grader`` leaves it out entir
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import glob
+import importlib
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,9 +83,27 @@ def pytest_addoption(parser) -> None:
     parser.addini("grader_lang", "language of the grader's messages (see --grader-lang)")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config) -> None:
+    """Before pytest imports any conftest.py (it loads the initial ones next): refuse a run
+    that would import something from the folder graded."""
+    problem = exposure(early_config, early_config.known_args_namespace)
+    if problem is not None:
+        raise pytest.UsageError(problem)
+
+
 def pytest_configure(config) -> None:
+    # Again, for a plugin registered after the initial conftests (``-p`` in a conftest.py).
+    problem = exposure(config, config.option)
+    if problem is not None:
+        raise pytest.UsageError(problem)
     tasks = _path_setting(config, "tasks") or _path_setting(config, "kit")
     if tasks is None:
+        if config.getoption("grader_submission"):
+            raise pytest.UsageError(
+                f"--grader-submission {config.getoption('grader_submission')}: no course to "
+                f"grade it with; name the task files (--grader-tasks PATH, ini grader_tasks) "
+                f"or a kit (--grader-kit DIR){_ini_note(config)}")
         return
     kit = _path_setting(config, "tasks") is None
     submission = _path_setting(config, "submission") or _default_submission(config)
@@ -77,31 +112,155 @@ def pytest_configure(config) -> None:
         raise pytest.UsageError(f"grader_lang = {language}: choose one of "
                                 f"{', '.join(LANGUAGES)}")
     sandbox = config.getoption("grader_sandbox") or "auto"
-    config.pluginmanager.register(CoursePlugin(tasks, submission, language, sandbox, kit),
-                                  "grader-course")
+    graded = submission.resolve()
+    outside = None if _inside(config.invocation_params.dir, graded) else graded
+    with _import_path_without(graded):
+        # Before collection imports anything of a student's own repository: the grader's
+        # modules (and yaml, jinja2, rich) are its own, whatever the repository holds.
+        for module in GRADING_MODULES + (("grader.kit",) if kit else ()):
+            importlib.import_module(module)
+    config.pluginmanager.register(CoursePlugin(tasks, submission, language, sandbox, kit,
+                                               outside), "grader-course")
 
 
-def _default_submission(config) -> Path:
+# What the session's grading imports, imported once before collection (see pytest_configure).
+GRADING_MODULES = ("grader.tasks", "grader.answers", "grader.cli", "grader.single",
+                   "grader.grading", "grader.run", "grader.submissions",
+                   "grader.sandbox.launcher", "grader.sandbox.isolation",
+                   "grader.report.views", "grader.report.messages", "grader.report.exports",
+                   "grader.report.safe", "grader.report.writers")
+
+
+def exposure(config, options) -> str | None:
+    """Why this run would import something of the folder graded into pytest's process, or
+    None.  ``options``: pytest's parsed options (early: ``known_args_namespace``).
+
+    Collection never enters a folder graded from outside (``CoursePlugin``), but some of
+    pytest's steps come first and no plugin hook can keep a folder out of them: its rootdir and
+    ini file, the import path (PYTHONPATH, the ini's ``pythonpath``), the paths it starts from
+    (and their parents), and the ``conftest.py`` of each ``test*`` folder of those paths.  Such
+    a run is refused before the first conftest.py is imported.  A folder that holds the folder
+    pytest was started in is not graded from outside: that is the student's own repository,
+    whose tests pytest runs as it always does."""
+    course = _path_setting(config, "tasks", options) or _path_setting(config, "kit", options)
+    if course is None and not getattr(options, "grader_submission", None):
+        return None     # not grading.  A named folder is looked at even without a course:
+        # pytest may have read the folder's own ini file instead of the one naming the course.
+    graded = (_path_setting(config, "submission", options)
+              or _default_submission(config, options)).resolve()
+    if _inside(config.invocation_params.dir, graded):
+        return None
+    folder = f"the folder graded, {graded}"
+    never = ("; pytest would import its files, and the grader never runs a submission's "
+             "code outside the sandbox")
+    if _inside(config.rootpath, graded) or (config.inipath is not None
+                                            and _inside(config.inipath, graded)):
+        return (f"pytest took its rootdir ({config.rootpath}) and ini file "
+                f"({config.inipath or 'none'}) from inside {folder}{never}. pytest chooses "
+                "them before it knows this plugin's options, taking a value after a space "
+                "for a path to test, and may already have loaded a plugin that ini file "
+                "names: write the options with '=' (--grader-submission=DIR, "
+                "--grader-tasks=PATH), or set grader_submission in your own ini file.")
+    if course is not None and _inside(course, graded):
+        return (f"the course ({course}) lies inside {folder}{never}: keep the task files or "
+                "the kit outside the folders you grade.")
+    configured = []
+    with contextlib.suppress(ValueError):   # pytest before 7.0 has no pythonpath option
+        configured = [str(path) for path in config.getini("pythonpath")]
+    for entry in [*sys.path, *configured]:
+        if _inside(entry or ".", graded):
+            return (f"{entry or '.'} is on Python's import path (PYTHONPATH or the ini "
+                    f"file's pythonpath) and lies inside {folder}{never}.")
+    for path in _initial_paths(config, options):
+        if _inside(path, graded):
+            return (f"{path}, where pytest starts collecting, lies inside {folder}{never}: "
+                    "name paths to test outside it.")
+        if path.is_dir():
+            for sub in path.glob("test*"):
+                if sub.is_dir() and _inside(sub, graded):
+                    return (f"pytest imports the conftest.py of every test* folder of {path} "
+                            f"before any plugin can keep one out, and {folder}, is one"
+                            f"{never}. Name the paths to test (e.g. the task files: pytest "
+                            f"... {course}), or grade the folder under another name.")
+    return None
+
+
+def _initial_paths(config, options) -> list[Path]:
+    """The paths pytest starts from, as it chooses them (``Config._decide_args``): those
+    named, else ``testpaths`` when it runs in its rootdir, else the folder it was started in
+    (which also stands in when no named path exists); with ``--pyargs``, where the named
+    modules' top-level packages are (found, not imported)."""
+    start = Path(config.invocation_params.dir)
+    named = [str(arg).split("::")[0] for arg in getattr(options, "file_or_dir", None) or []]
+    if getattr(options, "pyargs", False):
+        return [*_module_folders(named), start]
+    if not named and start == config.rootpath:
+        named = [found for pattern in config.getini("testpaths")
+                 for found in sorted(glob.iglob(str(start / pattern), recursive=True))]
+    return [path for path in (start / name for name in named) if path.exists()] or [start]
+
+
+def _module_folders(names: list[str]) -> list[Path]:
+    """Where the top-level packages of dotted module names are (``--pyargs``), found without
+    importing anything: a dotted name's parents are only imported by collection, later."""
+    import importlib.util
+    folders = []
+    for name in names:
+        try:
+            spec = importlib.util.find_spec(name.split(".")[0])
+        except (ImportError, ValueError):
+            continue
+        if spec is not None:
+            folders += [Path(place) for place in (spec.submodule_search_locations or [])]
+            if spec.origin and os.path.isabs(spec.origin):
+                folders.append(Path(spec.origin))
+    return folders
+
+
+def _inside(path, folder: Path) -> bool:
+    """``path`` is ``folder`` or lies in it, links followed."""
+    real = Path(os.path.realpath(path))
+    return real == folder or folder in real.parents
+
+
+@contextlib.contextmanager
+def _import_path_without(folder: Path):
+    """For the duration: no entry of ``sys.path`` that is ``folder`` or lies in it (``""`` is
+    the current folder).  Restored afterwards: a student's own tests may need it."""
+    kept = list(sys.path)
+    sys.path[:] = [entry for entry in kept if not _inside(entry or ".", folder)]
+    try:
+        yield
+    finally:
+        sys.path[:] = kept
+
+
+def _default_submission(config, options=None) -> Path:
     """The folder graded when none is named: the ini file's folder (the rootdir) when the
     ini file names the course, as it configures that repository; else the folder pytest was
     started in, as ``grader check`` checks ".".  Not the rootdir alone: pytest finds the
     rootdir before it knows this plugin's options, so it takes the value of
     ``--grader-tasks ../kurs/tasks`` for a path to test, and the course's folder (with its own
     ini file) can become the rootdir."""
-    if not (config.getoption("grader_tasks") or config.getoption("grader_kit")) \
+    options = options if options is not None else config.option
+    if not (getattr(options, "grader_tasks", None) or getattr(options, "grader_kit", None)) \
             and (config.getini("grader_tasks") or config.getini("grader_kit")):
         return _ini_folder(config)
     return config.invocation_params.dir
+
+
+def _ini_note(config) -> str:
+    return f" (pytest reads {config.inipath})" if config.inipath else ""
 
 
 def _ini_folder(config) -> Path:
     return config.inipath.parent if config.inipath else config.rootpath
 
 
-def _path_setting(config, name: str) -> Path | None:
+def _path_setting(config, name: str, options=None) -> Path | None:
     """``--grader-NAME`` (relative to where pytest was started), else the ini option
     ``grader_NAME`` (relative to the ini file), else None."""
-    given = config.getoption(f"grader_{name}")
+    given = getattr(options if options is not None else config.option, f"grader_{name}", None)
     if given:
         return (config.invocation_params.dir / given).resolve()
     configured = config.getini(f"grader_{name}")
@@ -147,10 +306,14 @@ class Grading:
         if self.started:
             return
         try:
-            result = self._grade()
-            from .report.views import student_view
-            # group=False: each item stands alone, so every message is whole (as in JUnit).
-            view = student_view(result, self.course, self.catalogue, html=False, group=False)
+            # A student's own repository may be on the import path (the folder pytest runs
+            # in): whatever the grading imports late is the grader's, never a student's file.
+            with _import_path_without(self.submission.resolve()):
+                result = self._grade()
+                from .report.views import student_view
+                # group=False: each item stands alone, so every message is whole (as in JUnit).
+                view = student_view(result, self.course, self.catalogue, html=False,
+                                    group=False)
         except (Exception, pytest.fail.Exception) as failure:
             self.failure, self.failed_in = failure, item.nodeid
             return
@@ -212,17 +375,28 @@ GRADING = pytest.StashKey[Grading]()
 
 
 class CoursePlugin:
-    """Registered only when a course is given: its task files become collectors."""
+    """Registered only when a course is given: its task files become collectors, and a
+    folder graded from outside is never collected."""
 
     def __init__(self, tasks: Path, submission: Path, language: str | None, sandbox: str,
-                 kit: bool = False):
+                 kit: bool = False, outside: Path | None = None):
         self.tasks = tasks          # the task files, or the kit's folder (``kit``)
         self.kit = kit
         self.submission = submission
+        self.outside = outside      # the folder graded, resolved, when graded from outside
         self.language = language
         self.sandbox = sandbox
         self.files: set[Path] = set()
         self.grading: Grading | None = None
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_ignore_collect(self, collection_path: Path):
+        """Nothing in a folder graded from outside is collected: no test module, conftest.py
+        or package of it is imported (a Directory's conftest.py is imported only when the
+        directory is collected).  First, so that no other plugin can insist on it."""
+        if self.outside is not None and _inside(collection_path, self.outside):
+            return True
+        return None
 
     def pytest_sessionstart(self, session) -> None:
         option = "--grader-kit" if self.kit else "--grader-tasks"
