@@ -1,17 +1,28 @@
 """Archives inside archives: a correct submission packed twice is graded in full; nesting too
 deep, a bomb one level down, and archives that only together pass the limits are refused with
-the reason.  The archives are tests/data/archives/nested/ (README.md there)."""
+the reason, the submission listed for a person with an empty grade in every export (never a
+0), and the batch goes on.  The archives are tests/data/archives/nested/ (README.md there)."""
 
+import csv
+import io
+import json
 import tracemalloc
 
 import pytest
 
+from grader.cli import main
+from grader.grading import SubmissionResult
+from grader.report.exports import ilias_csv, moodle_csv, points_text
+from grader.report.messages import Catalogue
+from grader.report.moodle import fill_worksheet
+from grader.report.writers import gradebook_csv
 from grader.submissions import (MAX_ENTRIES, MAX_NESTING, UnpackStats, _arrange, find, stage,
                                 unpack)
 
 from conftest import DATA, ROOT
 
 NESTED = DATA / "archives" / "nested"
+WORKSHEET = DATA / "archives" / "nested-worksheet.csv"
 MODULES = ("evaluation", "minimax")
 CORRECT = {"Max Mustermann_123456_assignsubmission_file_", "anna.zip"}
 # Each hostile submission and what its problem must say.
@@ -121,3 +132,94 @@ def test_several_archives_where_the_code_is_missing_need_a_person(tmp_path):
     with pytest.raises(Exception, match="the archives teil1.zip, teil2.tar.gz were not "
                                         "unpacked"):
         _arrange(into, MODULES)
+
+
+def result(display, score, problem=None, detail=None):
+    from dataclasses import replace
+
+    from grader import checks as check_kinds
+    from grader.tasks import load_course
+    check = load_course(ROOT / "tasks").tasks[0].checks[0]
+    verdict = replace(check_kinds.failed(check, "call.timeout"), score=score)
+    return SubmissionResult(display.replace(" ", "_"), [verdict], display=display,
+                            problem=problem, problem_detail=detail)
+
+
+def test_a_submission_without_a_grade_gets_empty_grade_cells_in_every_export(course):
+    refused = result("Karla Kette_200002_assignsubmission_file_", 0, "submission.unusable",
+                     "kette.zip > ebene2.zip: too deep")
+    graded = result("Max Mustermann_123456_assignsubmission_file_", 0)
+    catalogue = Catalogue("en")
+    rows = lambda text, delimiter=",": {row[0]: row for row in csv.reader(
+        io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)}
+    gradebook = rows(gradebook_csv([refused, graded], course))
+    maximum = points_text(refused.max_score)
+    assert gradebook[refused.student][1:] == ["", maximum, *[""] * len(course.tasks)]
+    assert gradebook[graded.student][1] == "0"
+    moodle = rows(moodle_csv([refused, graded], course, catalogue))
+    assert moodle[refused.student][1:-1] == ["", *[""] * len(course.tasks)]
+    assert moodle[refused.student][-1] == ("The submission cannot be graded as handed in: "
+                                           "kette.zip > ebene2.zip: too deep")
+    assert moodle[graded.student][1] == "0"
+    ilias = rows(ilias_csv([refused, graded], course, catalogue), ";")
+    assert ilias[refused.student][1:] == ["", maximum, *[""] * len(course.tasks)]
+    assert ilias[graded.student][1] == "0"
+    filled, problems = fill_worksheet(WORKSHEET.read_text(), [refused, graded], str)
+    sheet = rows(filled)
+    assert sheet["Participant 200002"][4] == "" and sheet["Participant 123456"][4] == "0"
+    assert problems == ["Karla Kette_200002_assignsubmission_file_: could not be graded as "
+                        "handed in (see summary.html); grade left empty, grade it by hand"]
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    """``grader grade`` of the nested archives against the bundled course, in the real
+    sandbox, with the Moodle worksheet."""
+    out = tmp_path_factory.mktemp("nested") / "out"
+    status = main(["grade", "--tasks", str(ROOT / "tasks"), "--submissions", str(NESTED),
+                   "--out", str(out), "--lang", "en", "--jobs", "2",
+                   "--moodle-worksheet", str(WORKSHEET)])
+    results = {json.loads((folder / "results.json").read_text())["extra_data"]["display_name"]:
+               json.loads((folder / "results.json").read_text())
+               for folder in out.iterdir() if (folder / "results.json").is_file()}
+    return {"status": status, "out": out, "results": results}
+
+
+def test_a_correct_submission_in_a_tar_gz_in_a_zip_gets_full_marks(batch):
+    assert batch["status"] == 0
+    assert batch["results"][next(iter(CORRECT))]["extra_data"]["isolation"] != "process"
+    for display in CORRECT:
+        result = batch["results"][display]
+        assert result["score"] == result["extra_data"]["max_score"] == 60, display
+    sheet = {row[0]: row for row in csv.reader(io.StringIO(
+        (batch["out"] / "moodle-worksheet.csv").read_text()))}
+    assert sheet["Participant 123456"][4] == "60"
+    assert sheet["Participant 123456"][9] == "60 of 60 points"
+
+
+def test_refused_nested_archives_are_listed_for_a_person_with_an_empty_grade(batch):
+    out, results = batch["out"], batch["results"]
+    students = {}
+    for display, reason in REFUSED.items():
+        result = results[display]
+        assert result["extra_data"]["needs_person"], display
+        assert reason in result["output"], display
+        students[display] = result["extra_data"]["student"]
+    gradebook = {row[0]: row for row in csv.reader((out / "gradebook.csv").open())}
+    moodle = {row[0]: row for row in csv.reader((out / "moodle.csv").open())}
+    ilias = {row[0]: row for row in csv.reader(
+        io.StringIO((out / "ilias.csv").read_text().lstrip("\ufeff")), delimiter=";")}
+    sheet = {row[0]: row for row in csv.reader((out / "moodle-worksheet.csv").open())}
+    for display, student in students.items():
+        assert gradebook[student][1] == "" and gradebook[student][2] == "60", display
+        assert moodle[student][1] == "" and REFUSED[display] in moodle[student][-1], display
+        assert ilias[student][1] == "", display
+        number = display.split("_")[1]
+        assert sheet[f"Participant {number}"][4] == "", display
+        assert REFUSED[display] in sheet[f"Participant {number}"][9], display
+    summary = (out / "summary.html").read_text()
+    attention = summary[summary.index('id="attention"'):]
+    for display, student in students.items():
+        assert f">{student}</a>" in attention
+        assert REFUSED[display].replace(">", "&gt;") in attention
+    assert "— / 60" in attention
