@@ -840,8 +840,10 @@ def _grade(args) -> int:
         return EXIT_BAD_INPUT
 
     def line(result, done, total):
+        from .report.exports import has_grade
+        score = f"{result.score:g}" if has_grade(result) else "—"   # a person grades it
         return (f"[{done}/{total}] {terminal_text(result.student)}: "
-                f"{result.score:g}/{result.max_score:g}")
+                f"{score}/{result.max_score:g}")
     if err.is_terminal:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeRemainingColumn)
@@ -906,12 +908,12 @@ def _worksheet(path: str | None, err):
 
 def _write_worksheet(text: str, results, catalogue, out: Path, err) -> list[str]:
     """Write the filled-in worksheet; what could not be matched is printed."""
-    from .report.exports import points_comment
+    from .report.exports import grade_comment
     from .report.moodle import fill_worksheet
     from .report.safe import terminal_text
     from .report.writers import write_atomically
     filled, problems = fill_worksheet(text, results,
-                                      lambda result: points_comment(result, catalogue))
+                                      lambda result: grade_comment(result, catalogue))
     for problem in problems:
         err.print(f"moodle-worksheet.csv: {terminal_text(problem)}", markup=False,
                   highlight=False)

@@ -23,6 +23,7 @@ from pathlib import Path
 from .answers import BoundedGame, adapt, reference_depth, search_options
 from .checks.common import read_search_result, same_number
 from .games import make_rules
+from .games.moves import same_move
 from .source_evidence import ruled_out
 
 # Some mistakes behave identically on every tree (never raising alpha, not passing the window
@@ -123,7 +124,7 @@ def behaves_alike(outcome, answer: dict) -> bool:
     if answer.get("returns_value", True) and (value is None
                                                or not same_number(value, answer["value"])):
         return False
-    if answer.get("returns_action", True) and action != answer["action"]:
+    if answer.get("returns_action", True) and not same_move(action, answer["action"]):
         return False
     return outcome.log["visits"] == answer["visits"]
 

@@ -66,6 +66,8 @@ MAX_RATIO = 200                     # decompressed : compressed, tar.gz stream a
 RATIO_FLOOR = 1 << 20               # below this much data the ratio is not judged (a tar's
                                     # zero padding alone compresses ~100:1)
 MAX_ZIP_DIRECTORY = 4 << 20         # a zip's central directory (2000 members need ~0.2 MiB)
+MAX_NESTING = 3                     # archives inside one another in one submission (the one
+                                    # handed in counts): folder > abgabe.zip > code.tar.gz is 2
 MAX_ID_CHARS = 80                   # a student id
 NOTE_PATHS = 10                     # paths listed in one note
 
@@ -96,10 +98,20 @@ class Staged:
 
 @dataclass
 class UnpackStats:
-    """The work an unpacking did, so tests can show that a bomb was refused early."""
+    """The work the unpacking of one submission did, over all its archives (an archive inside
+    an archive adds to the same counts): the limits on members, files, bytes unpacked and the
+    tar stream bind the sum over all levels, not each archive alone.  Tests read it to show
+    that a bomb was refused early."""
     headers: int = 0        # tar headers (extended ones too) or zip directory entries read
     members: int = 0        # members accepted so far
-    decompressed: int = 0   # bytes of the (decompressed) tar stream read
+    decompressed: int = 0   # bytes of the (decompressed) tar streams read
+    files: int = 0          # regular files unpacked
+    unpacked: int = 0       # their declared sizes
+    archives: int = 0       # archives opened
+
+    def in_all(self) -> str:
+        """Words for a limit message: the sum over nested archives is meant."""
+        return " in all, with the archives inside it" if self.archives > 1 else ""
 
 
 class StagingError(Exception):
@@ -278,25 +290,29 @@ def stage(submission: Submission, into: Path, modules: tuple = ()) -> Staged:
 
     ``modules``: the module names the course imports from a submission (``minimax``); when
     none of them lies at the top of the copy, it is arranged the way LMS downloads need (see
-    ``_arrange``), with a note for each step."""
+    ``_arrange``), with a note for each step.  Every archive unpacked on the way (the one
+    handed in and those inside it) counts against one set of limits (``UnpackStats``)."""
     into = Path(into)
+    budget = UnpackStats()
     try:
         _make_empty(into)
         if submission.kind == "link":
             raise StagingError(f"{submission.display} is a link, not followed: put the "
                                f"folder or archive itself into the submissions folder")
+        chain = ()
         if submission.kind == "folder":
             if not stat.S_ISDIR(os.lstat(submission.source).st_mode):
                 raise StagingError(f"{submission.display} is no longer a folder")
             notes = _copy_tree(submission.source, into)
         elif submission.kind == "archive":
             with tempfile.TemporaryDirectory(prefix=".unpack-", dir=into.parent) as scratch:
-                root = unpack(submission.source, Path(scratch) / "unpacked")
+                root = unpack(submission.source, Path(scratch) / "unpacked", budget)
                 notes = _copy_tree(root, into)
+            chain = (submission.display,)
         else:
             raise StagingError(f"{submission.display}: unknown kind {submission.kind!r}")
         if modules:
-            notes += _arrange(into, tuple(modules))
+            notes += _arrange(into, tuple(modules), budget, chain)
         return Staged(into, None, notes)
     except StagingError as error:
         problem = escape_controls(str(error))
@@ -312,36 +328,60 @@ def stage(submission: Submission, into: Path, modules: tuple = ()) -> Staged:
 SEARCH_DEPTH = 3     # how deep _arrange looks for the course's modules
 
 
-def _arrange(into: Path, modules: tuple) -> tuple:
+def _arrange(into: Path, modules: tuple, budget: UnpackStats | None = None,
+             chain: tuple = ()) -> tuple:
     """Put the course's modules where Python imports them from, as LMS downloads scatter them
     (in the private copy only; each step leaves a note):
 
     * the submission holds one archive and no Python file (an uploaded zip inside Moodle's
-      per-student folder): it is unpacked, with the same limits as any archive;
+      per-student folder): it is unpacked, and so is the one archive that holds nothing but
+      another archive (a .tar.gz inside the uploaded .zip), up to ``MAX_NESTING`` archives
+      one inside the other (``chain``: those unpacked already, the one handed in), all
+      within the limits of one archive together (``budget``);
     * the modules lie in a subfolder (``Abgabe/minimax.py``): the shallowest folder holding one
       of them is graded, if it is the only one at its depth;
     * a module's file differs only in case (``Minimax.py``): it is renamed.
 
     Where that cannot be decided without a guess (two folders at one depth, two files that
     differ only in case, modules deeper than ``SEARCH_DEPTH``), nothing is moved and a note
-    says what was found, for a person to decide.
+    says what was found, for a person to decide.  An archive that is not unpacked (nested
+    deeper than ``MAX_NESTING``, past the limits, or one of several where the modules are
+    missing) makes the submission a problem (``ArchiveError``/``StagingError``): graded
+    without the code it holds, it would get a 0 that no one meant.
     """
     if any(_module_in(into, module) for module in modules):
         return ()
+    budget = budget if budget is not None else UnpackStats()
     notes = []
-    entries = [e for e in into.iterdir() if not e.name.startswith(".")]
-    archives = [e for e in entries if e.is_file() and archive_stem(e)]
-    folder = None
-    if len(archives) == 1 and not any(e.name.endswith(".py") for e in entries):
-        archive = archives[0]
-        folder = into / (_safe_id(archive_stem(archive)) or "archive")
-        if not os.path.lexists(folder):
-            with tempfile.TemporaryDirectory(prefix=".unpack-", dir=into.parent) as scratch:
-                root = unpack(archive, Path(scratch) / "unpacked")
-                folder.mkdir()
-                notes += _copy_tree(root, folder)
-            archive.unlink()
-            notes.append(Note("inner-archive", {"archive": display_name(archive.name)}))
+    unpacked = []       # the folders archives were unpacked into, outermost first
+    place = into
+    while not any(_module_in(place, module) for module in modules):
+        archive = _lone_archive(place)
+        if archive is None:
+            break
+        folder = place / (_safe_id(archive_stem(archive)) or "archive")
+        if os.path.lexists(folder):
+            break
+        shown = display_name(archive.name)
+        if len(chain) >= MAX_NESTING:
+            raise ArchiveError(f"{' > '.join((*chain, shown))}: archives inside archives "
+                               f"more than {MAX_NESTING} deep are not unpacked; hand in one "
+                               f"archive that holds your .py files")
+        with tempfile.TemporaryDirectory(prefix=".unpack-", dir=into.parent) as scratch:
+            try:
+                root = unpack(archive, Path(scratch) / "unpacked", budget)
+            except ArchiveError as error:
+                if not chain:
+                    raise
+                raise ArchiveError(f"{' > '.join((*chain, shown))}: {error}") from None
+            folder.mkdir()
+            notes += _copy_tree(root, folder)
+        archive.unlink()
+        notes.append(Note("inner-archive", {"archive": shown, "inside": chain[-1]}
+                          if chain else {"archive": shown}))
+        chain += (shown,)
+        unpacked.append(folder)
+        place = folder
     if not any(_module_in(into, module) for module in modules):
         chosen, candidates = _shallowest_with_modules(into, modules)
         if chosen is None and candidates:
@@ -361,7 +401,7 @@ def _arrange(into: Path, modules: tuple) -> tuple:
                     os.rename(hoisted / "folder" / entry, into / entry)
             finally:
                 shutil.rmtree(hoisted, ignore_errors=True)
-            if chosen != folder:    # the unpacked archive itself: its note says enough
+            if chosen not in unpacked:  # an unpacked archive itself: its note says enough
                 notes.append(Note("subfolder", {"folder": _display_path(
                     chosen.relative_to(into).parts) + "/"}))
     for module in modules:
@@ -376,11 +416,41 @@ def _arrange(into: Path, modules: tuple) -> tuple:
             elif len(alike) > 1:
                 notes.append(Note("case-ambiguous", {"expected": wanted, "found": sorted(
                     display_name(entry.name) for entry in alike)}))
+    if not any(_module_in(into, module) for module in modules):
+        left = _archives_in(into)
+        if left:
+            shown = ", ".join(left[:NOTE_PATHS]) + (", …" if len(left) > NOTE_PATHS else "")
+            wanted = ", ".join(f"{module}.py" for module in modules)
+            raise StagingError(f"none of the task's files ({wanted}) was found, and the "
+                               f"archives {shown} were not unpacked (only a "
+                               f"single archive with no Python file beside it is); hand in one "
+                               f"archive, or a folder, that holds your .py files")
     return tuple(notes)
 
 
 def _module_in(folder: Path, module: str) -> bool:
     return (folder / f"{module}.py").is_file() or (folder / module / "__init__.py").is_file()
+
+
+def _lone_archive(folder: Path) -> Path | None:
+    """The one archive in ``folder`` if it holds exactly one (as a regular file) and no Python
+    file: an uploaded zip, or the archive that an archive held."""
+    entries = [e for e in folder.iterdir() if not e.name.startswith(".")]
+    archives = [e for e in entries if archive_stem(e) and e.is_file() and not e.is_symlink()]
+    if len(archives) == 1 and not any(e.name.endswith(".py") for e in entries):
+        return archives[0]
+    return None
+
+
+def _archives_in(folder: Path) -> list[str]:
+    """The archives anywhere in a staged copy (bounded by its limits; links not followed),
+    as sorted display paths."""
+    found = []
+    for current, children, files in os.walk(folder):
+        children[:] = [c for c in children if not c.startswith(".")]
+        found += [_display_path(Path(current, name).relative_to(folder).parts)
+                  for name in files if archive_stem(Path(name))]
+    return sorted(found)
 
 
 def _shallowest_with_modules(into: Path, modules: tuple) -> tuple:
@@ -511,7 +581,7 @@ def _copy_tree(source: Path, into: Path) -> tuple:
                 else:
                     files += 1
                     total += info.st_size
-                    _check_totals(files, total, "submission")
+                    _check_totals(files, total)
                     _copy_file(entry.path, destination, info.st_size)
             else:
                 left_out["special-files-ignored"].append(_display_path(parts))
@@ -522,13 +592,24 @@ def _copy_tree(source: Path, into: Path) -> tuple:
     return tuple(notes)
 
 
-def _check_totals(files: int, total: int, what: str) -> None:
-    error = ArchiveError if what == "archive" else StagingError
+def _check_totals(files: int, total: int) -> None:
+    """The file and size limits on one copied folder."""
     if files > MAX_FILES:
-        raise error(f"the {what} holds more than {MAX_FILES} files; hand in only your code")
+        raise StagingError(f"the submission holds more than {MAX_FILES} files; hand in only "
+                           f"your code")
     if total > MAX_BYTES:
-        raise error(f"the {what} {'unpacks to' if what == 'archive' else 'holds'} more than "
-                    f"{MAX_BYTES >> 20} MiB; hand in only your code")
+        raise StagingError(f"the submission holds more than {MAX_BYTES >> 20} MiB; hand in "
+                           f"only your code")
+
+
+def _check_unpacked(stats: UnpackStats) -> None:
+    """The file and size limits on what the archives of one submission unpack, together."""
+    if stats.files > MAX_FILES:
+        raise ArchiveError(f"the archive holds more than {MAX_FILES} files{stats.in_all()}; "
+                           f"hand in only your code")
+    if stats.unpacked > MAX_BYTES:
+        raise ArchiveError(f"the archive unpacks to more than {MAX_BYTES >> 20} MiB"
+                           f"{stats.in_all()}; hand in only your code")
 
 
 def _open_regular(path: str) -> int:
@@ -613,6 +694,7 @@ def unpack(archive: Path, target: Path, stats: UnpackStats | None = None) -> Pat
                            f"({info.st_size / (1 << 20):.1f} MiB); hand in only your code")
     if info.st_size == 0:
         raise ArchiveError("the archive file is empty (0 bytes); hand it in again")
+    stats.archives += 1
     Path(target).mkdir(parents=True, exist_ok=False)
     try:
         with open(os.open(archive, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as handle:
@@ -726,20 +808,23 @@ def _scan_zip_directory(handle, size: int, stats: UnpackStats) -> None:
             raise ArchiveError("the archive is damaged (its zip64 end record is missing)")
         count, directory_size = struct.unpack("<4sQ2H2L4Q", record)[7:9]
         end -= 76
-    if count > MAX_ENTRIES:
-        raise ArchiveError(f"the archive holds more than {MAX_ENTRIES} members ({count})")
+    if stats.members + count > MAX_ENTRIES:
+        raise ArchiveError(f"the archive holds more than {MAX_ENTRIES} members{stats.in_all()} "
+                           f"({stats.members + count})")
     if directory_size > MAX_ZIP_DIRECTORY or directory_size > end:
         raise ArchiveError(f"the archive's directory is damaged or larger than "
                            f"{MAX_ZIP_DIRECTORY >> 20} MiB")
     handle.seek(end - directory_size)
     directory = handle.read(directory_size)
-    position = 0
+    position = scanned = 0
     while position + 46 <= len(directory) and directory[position:position + 4] == b"PK\x01\x02":
         name_length, extra_length, comment_length = struct.unpack(
             "<3H", directory[position + 28:position + 34])
         stats.headers += 1
-        if stats.headers > MAX_ENTRIES:
-            raise ArchiveError(f"the archive holds more than {MAX_ENTRIES} members")
+        scanned += 1
+        if stats.members + scanned > MAX_ENTRIES:
+            raise ArchiveError(f"the archive holds more than {MAX_ENTRIES} members"
+                               f"{stats.in_all()}")
         if name_length > MAX_MEMBER_NAME_BYTES:
             raise ArchiveError(f"the archive holds a name longer than {MAX_MEMBER_NAME_BYTES} "
                                f"bytes")
@@ -751,9 +836,9 @@ def _unpack_zip(handle, size: int, target: Path, stats: UnpackStats) -> None:
     handle.seek(0)
     with zipfile.ZipFile(handle) as bundle:
         members = bundle.infolist()
-        if len(members) > MAX_ENTRIES:
-            raise ArchiveError(f"the archive holds more than {MAX_ENTRIES} members")
-        files = total = 0
+        if stats.members + len(members) > MAX_ENTRIES:
+            raise ArchiveError(f"the archive holds more than {MAX_ENTRIES} members"
+                               f"{stats.in_all()}")
         for info in members:
             directory = info.is_dir() or info.filename.endswith("\\")   # old Windows tools
             parts = _member_parts(info.filename, directory)
@@ -768,9 +853,9 @@ def _unpack_zip(handle, size: int, target: Path, stats: UnpackStats) -> None:
             if directory:
                 _make_folder(target, parts)
                 continue
-            files += 1
-            total += info.file_size
-            _check_totals(files, total, "archive")
+            stats.files += 1
+            stats.unpacked += info.file_size
+            _check_unpacked(stats)
             if info.file_size > RATIO_FLOOR and \
                     info.file_size > MAX_RATIO * max(info.compress_size, 1):
                 raise ArchiveError(f"{display_name(info.filename)} in the archive is "
@@ -787,6 +872,7 @@ class _Stream:
 
     def __init__(self, handle, size: int, stats: UnpackStats):
         self.handle, self.size, self.stats = handle, size, stats
+        self.produced = 0       # this archive's share of stats.decompressed (its ratio)
         head = handle.read(6)
         handle.seek(0)
         if head.startswith(b"BZh") or head.startswith(b"\xfd7zXZ"):
@@ -804,14 +890,16 @@ class _Stream:
             pieces.append(piece)
             count -= len(piece)
             self.stats.decompressed += len(piece)
+            self.produced += len(piece)
             self._check()
         return b"".join(pieces)
 
     def _check(self) -> None:
-        produced = self.stats.decompressed
-        if produced > MAX_STREAM_BYTES:
+        if self.stats.decompressed > MAX_STREAM_BYTES:
             raise ArchiveError(f"the archive decompresses to more than "
-                               f"{MAX_STREAM_BYTES >> 20} MiB; hand in only your code")
+                               f"{MAX_STREAM_BYTES >> 20} MiB{self.stats.in_all()}; hand in "
+                               f"only your code")
+        produced = self.produced
         if self.gzip and produced > RATIO_FLOOR and produced > MAX_RATIO * self.size:
             raise ArchiveError(f"the archive is compressed more than {MAX_RATIO}:1 "
                                f"(an archive bomb?); hand in only your code")
@@ -884,7 +972,7 @@ def _unpack_tar(handle, size: int, target: Path, stats: UnpackStats) -> None:
     stream = _Stream(handle, size, stats)
     global_pax, pax = {}, {}
     long_name = None
-    in_a_row = files = total = members = 0
+    in_a_row = 0
     while True:
         block = stream.read(512)
         if not block or block == bytes(512):
@@ -899,11 +987,10 @@ def _unpack_tar(handle, size: int, target: Path, stats: UnpackStats) -> None:
                                "fails its checksum)") from None
         if info.size < 0:
             raise ArchiveError("the archive is damaged (a negative size)")
-        members += 1
-        stats.members = members
-        if members > MAX_ENTRIES:
+        stats.members += 1
+        if stats.members > MAX_ENTRIES:
             raise ArchiveError(f"the archive holds more than {MAX_ENTRIES} members (files, "
-                               f"folders, links or headers)")
+                               f"folders, links or headers){stats.in_all()}")
         if info.type in _EXTENDED:
             in_a_row += 1
             if in_a_row > MAX_EXTENDED_IN_A_ROW:
@@ -937,8 +1024,8 @@ def _unpack_tar(handle, size: int, target: Path, stats: UnpackStats) -> None:
             raise ArchiveError(f"the archive holds {display_name(name)} of an unknown kind "
                                f"({info.type!r})")
         parts = _member_parts(name)
-        files += 1
-        total += member_size
-        _check_totals(files, total, "archive")
+        stats.files += 1
+        stats.unpacked += member_size
+        _check_unpacked(stats)
         _write_member(stream.read, target, parts, member_size, exact_end=False)
         _read_exactly(stream, _padded(member_size) - member_size)

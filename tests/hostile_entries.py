@@ -145,4 +145,12 @@ def add(submissions: Path, correct: Path, heavy: bool = True) -> dict:
     (shadow / "minimax").mkdir()
     (shadow / "minimax" / "__init__.py").write_text(WRONG)
     expected["shadow-package"] = "full"
+
+    # Archives inside archives (tests/data/archives/nested/): a zip bomb inside a tar.gz, zips
+    # nested too deep, an archive holding its own name, limits passed only together.
+    nested = ROOT / "tests" / "data" / "archives" / "nested"
+    for folder in sorted(nested.iterdir()):
+        if folder.is_dir() and not folder.name.startswith("Max Mustermann"):
+            shutil.copytree(folder, submissions / folder.name)
+            expected[folder.name] = "problem"
     return expected

@@ -152,6 +152,12 @@ def test_hostile_names_archives_and_links_get_clear_verdicts(batch):
     gradebook = (batch["out"] / "gradebook.csv").read_text().splitlines()
     assert len(gradebook) == len(batch["results"]) + 1
     assert not any(row.startswith(("=", "+", "-", "@")) for row in gradebook)
+    # Not graded as handed in: an empty grade for a person to fill in, never a 0.
+    import csv
+    scores = {row[0]: row[1] for row in csv.reader(gradebook)}
+    for display, expected in batch["entries"].items():
+        if expected == "problem":
+            assert scores[batch["by_display"][display]["extra_data"]["student"]] == "", display
 
 
 def test_the_graded_code_is_the_visible_source(batch):

@@ -279,7 +279,8 @@ def test_crashing_hanging_and_illegal_players_lose_with_their_reason_and_the_bat
     assert "dein Spieler gab keinen Zug innerhalb von 1.0 s Rechenzeit" in hung
     assert results["absturz"]["score"] == results["endlos"]["score"] == 0
     illegal = (out / "text" / "feedback.md").read_text(encoding="utf-8")
-    assert 'dein Spieler zog "2", keinen erlaubten Zug (erlaubt: 0, 1, 2, 3, 4, 5, 6)' in illegal
+    assert ('dein Spieler zog "2", keinen erlaubten Zug: sein Typ ist str, die Züge des '
+            'Spiels sind vom Typ int (erlaubt: 0, 1, 2, 3, 4, 5, 6)') in illegal
     assert results["text"]["score"] == 0
     state = json.loads((out / "endlos" / ".grading.json").read_text(encoding="utf-8"))
     verdict = state["verdicts"][0]                      # the match's

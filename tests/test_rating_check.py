@@ -303,7 +303,8 @@ def test_crashing_hanging_and_illegal_players_get_nothing_with_their_reasons(gra
         assert rating_score(results, student) == 0 and results[student]["score"] == 0
     reasons = {"absturz": "dein Spieler ist abgestürzt (exit status 3)",
                "endlos": "dein Spieler gab keinen Zug innerhalb von 0.5 s Rechenzeit",
-               "text": '", keinen erlaubten Zug (erlaubt: '}   # the column as text
+               "text": '", keinen erlaubten Zug: sein Typ ist str, die Züge des Spiels sind '
+                       'vom Typ int (erlaubt: '}   # the column as text
     for student, reason in reasons.items():
         feedback = (out / student / "feedback.md").read_text(encoding="utf-8")
         (line,) = [line for line in feedback.splitlines()

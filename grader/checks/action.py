@@ -5,11 +5,14 @@ shape (an action that is not one of the root's among them) earns nothing.
 
 An action is optimal when its exact minimax value (depth-limited when the task is) equals the
 root value, so an alpha-beta that picks a later action on a tie with a *bound* is caught.
+Actions are compared as moves (``grader.games.moves``): ``8.0`` or ``True`` is not the game's
+action 8 or 1, and earns nothing (``result.shape``, saying that its type differs).
 """
 
+from ..games.moves import is_move_of, same_move
 from . import failed, passed
 from .common import (SEARCH_FUNCTIONS, action_justified, read_answer, search_failure,
-                     single_search_call)
+                     single_search_call, value_of_move)
 
 KIND = "action"
 OPTIONS = ("accept",)
@@ -39,20 +42,20 @@ def judge(check, observations, answers):
         return failure
     item = observations[0].items[0]
     _, action, _ = read_answer(item.returned, answer)
-    values = dict((a, v) for a, v in answer["action_values"])
-    verdict = _judge_action(check, action, answer, values)
+    verdict = _judge_action(check, action, answer)
     if verdict.passed and not action_justified(action, item.log or {}, answer):
         return failed(check, "action.no-evidence", observed=action)
     return verdict
 
 
-def _judge_action(check, action, answer, values):
+def _judge_action(check, action, answer):
     if check.option("accept") == "first":
-        if action != answer["action"]:
+        if not same_move(action, answer["action"]):
             return failed(check, "action.not-first", observed=action,
                           expected=answer["action"], optimal=answer["optimal_actions"])
         return passed(check, observed=action)
-    if action not in answer["optimal_actions"]:
-        return failed(check, "action.suboptimal", observed=action, observed_value=values[action],
+    if not is_move_of(action, answer["optimal_actions"]):
+        return failed(check, "action.suboptimal", observed=action,
+                      observed_value=value_of_move(action, answer["action_values"]),
                       value=answer["value"], optimal=answer["optimal_actions"])
     return passed(check, observed=action)

@@ -7,6 +7,7 @@ import math
 import operator
 
 from ..calls import Call
+from ..games.moves import is_move_of, move_index, same_move, type_mismatch
 from . import failed
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
@@ -117,14 +118,30 @@ def root_actions(answer: dict) -> list:
     return [a for a, _ in answer.get("action_values", ())]
 
 
+def value_of_move(action, action_values) -> float | None:
+    """The value that ``action_values`` (``[action, value]`` pairs) gives ``action``, compared
+    as moves are (``grader.games.moves``: ``8.0`` is not 8); None for none of them."""
+    return next((value for candidate, value in action_values
+                 if same_move(action, candidate)), None)
+
+
+def wrong_move_facts(action, legal: list) -> dict:
+    """The facts a message needs about a returned move that is none of ``legal``: the move
+    as returned and, when its type is the reason, its type and the game's
+    (``observed_type``, ``expected_type``)."""
+    mismatch = type_mismatch(action, legal)
+    return {"observed_move": describe(action), **mismatch} if mismatch else {}
+
+
 def read_answer(returned, answer: dict):
     """``(value, action, problem)`` from what a search returned, judged against its shape.
 
     ``problem`` is None for a well-formed answer, else the facts of a ``result.shape``
     failure: a reply of the wrong shape (a bare number where a pair is due, a triple), a value
     that is not a finite number (NaN, an infinity, an object), or an action that is not one
-    of the root's actions (``None`` only where the root has none).  Such a reply earns nothing
-    for its call.
+    of the root's actions (``None`` only where the root has none), as a value of the game's
+    own type (``grader.games.moves``: ``8.0`` is not the action 8, ``True`` not 1).  Such a
+    reply earns nothing for its call.
     """
     shape = expected_shape(answer)
     legal = root_actions(answer)
@@ -143,8 +160,8 @@ def read_answer(returned, answer: dict):
             return None, None, {**facts, "problem": "vector", "players": len(expected)}
     elif shape == "pair" and not is_number(value):
         return None, None, {**facts, "problem": "value"}
-    if action not in legal and not (action is None and not legal):
-        return None, None, {**facts, "problem": "action"}
+    if not is_move_of(action, legal) and not (action is None and not legal):
+        return None, None, {**facts, "problem": "action", **wrong_move_facts(action, legal)}
     return (value if shape == "pair" else None), action, None
 
 
@@ -190,10 +207,10 @@ def action_justified(action, log: dict, answer: dict) -> bool:
     """Whether the student's visits justify choosing ``action``: its child was searched down
     to a node whose value the game gives (the child itself, if that is terminal)."""
     legal = root_actions(answer)
-    if action not in legal:
+    position = move_index(action, legal)
+    if position is None:
         return action is None and not legal
     siblings, root = answer.get("siblings", {}), answer.get("root")
-    position = legal.index(action)
     child = next((node for node, (parent, index) in siblings.items()
                   if parent == root and index == position), None)
     if child is None:

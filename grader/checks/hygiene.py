@@ -14,6 +14,7 @@ passed to it.
 """
 
 from ..calls import Call, canonical
+from ..games.moves import same_move
 from . import failed, passed
 from .common import GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, read_answer, read_search_result, same_number, search_failure
 from .visited import compare_visits
@@ -81,7 +82,7 @@ def _agrees(check, outcome, answer) -> bool:
         return False
     value, action, problem = read_answer(outcome.returned, answer)
     return (problem is None and (value is None or same_number(value, answer["value"]))
-            and action == answer["action"]
+            and same_move(action, answer["action"])
             and compare_visits(check, answer["visits"], outcome.log, "siblings",
                                answer["siblings"]).passed)
 

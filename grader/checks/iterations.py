@@ -12,8 +12,10 @@ action's child was searched down to such a node.  A hard-coded list earns nothin
 search splits into iterations, and what each visits, is the ``iteration-visits`` check.
 """
 
+from ..games.moves import is_move_of, move_index
 from . import failed, passed
-from .common import PerObject, describe, is_number, run_failure, same_number, single_search_call
+from .common import (PerObject, describe, is_number, run_failure, same_number,
+                     single_search_call, value_of_move, wrong_move_facts)
 
 KIND = "iterations"
 OPTIONS = ()
@@ -89,8 +91,9 @@ def read_iterations(returned, legal: list):
         value, action = entry
         if not is_number(value):
             return None, {**facts, "problem": "value", "iteration": index}
-        if action not in legal and action is not None:   # None: judged as a wrong move
-            return None, {**facts, "problem": "action", "iteration": index}
+        if not is_move_of(action, legal) and action is not None:   # None: a wrong move
+            return None, {**facts, "problem": "action", "iteration": index,
+                          **wrong_move_facts(action, legal)}
         entries.append((value, action))
     return entries, None
 
@@ -121,10 +124,10 @@ def judge(check, observations, answers):
         if not same_number(value, wanted["value"]):
             return failed(check, "iterations.value", iteration=number, observed=value,
                           expected=wanted["value"], **facts)
-        if action not in wanted["optimal_actions"]:
-            values = dict((a, v) for a, v in wanted["action_values"])
+        if not is_move_of(action, wanted["optimal_actions"]):
             return failed(check, "iterations.action", iteration=number, observed=action,
-                          observed_value=values.get(action), value=wanted["value"],
+                          observed_value=value_of_move(action, wanted["action_values"]),
+                          value=wanted["value"],
                           optimal=wanted["optimal_actions"], last=number == len(expected),
                           **facts)
     log = item.log or {}
@@ -138,7 +141,7 @@ def judge(check, observations, answers):
                    or same_number(value, -wanted["static_values"][n]) for n in nodes):
             return failed(check, "iterations.no-evidence", iteration=number, observed=value,
                           **facts)
-        child = child_at.get(root_actions(answer).index(action))
+        child = child_at.get(move_index(action, root_actions(answer)))
         if child is None or not any(below(n, child, siblings) for n in nodes):
             return failed(check, "iterations.action-no-evidence", iteration=number,
                           observed=action, **facts)

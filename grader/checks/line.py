@@ -6,9 +6,12 @@ of optimal play from the root: every move legal where it is played, every node i
 the root's value (so each move is optimal for the player who makes it), and it is as long as
 the depth limit, shorter only where the game ends.  Any optimal line is accepted.  The line
 must be earned: the search visited every node on it and scored its last one (``evaluate`` at
-the horizon, ``utility`` at a terminal node).
+the horizon, ``utility`` at a terminal node).  Its moves are the game's own values
+(``grader.games.moves``): ``[8.0, 1.0, 6.0]`` is not the line ``[8, 1, 6]``, and the message
+says that the move's type differs (``line.move-type``).
 """
 
+from ..games.moves import same_move, type_mismatch
 from . import failed, passed
 from .common import describe, is_number, run_failure, same_number, value_justified
 from .common import single_search_call
@@ -51,10 +54,13 @@ def follow(line: list, answer: dict):
         if pairs is None:
             return nodes, {"reason": "line.too-long", "move": move, "node": node,
                            "terminal": node in set(answer["terminals"])}
-        child = next((c for a, c in pairs if a == action), None)
+        child = next((c for a, c in pairs if same_move(action, a)), None)
         if child is None:
-            return nodes, {"reason": "line.illegal", "move": move, "node": node,
-                           "observed": describe(action), "legal": [a for a, _ in pairs]}
+            legal = [a for a, _ in pairs]
+            mismatch = type_mismatch(action, legal)
+            return nodes, {"reason": "line.move-type" if mismatch else "line.illegal",
+                           "move": move, "node": node, "observed": describe(action),
+                           "legal": legal, **(mismatch or {})}
         if not same_number(values[child], values[root]):
             return nodes, {"reason": "line.not-optimal", "move": move, "node": node,
                            "observed": action, "observed_value": values[child],

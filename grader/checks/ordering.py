@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..calls import Call, canonical
 from ..games import make_rules
 from . import failed, passed
-from .common import describe, run_failure, same_number
+from .common import describe, run_failure, same_number, wrong_move_facts
 
 KIND = "ordering"
 OPTIONS = ("at_most",)
@@ -110,10 +110,14 @@ def permutation_problem(returned, actions: list):
     wanted = Counter(json.dumps(a, sort_keys=True) for a in actions)
     if counts == wanted:
         return None
+    # Compared as JSON text, moves keep their type: 3.0, true and "3" are not the action 3
+    # (grader.games.moves); the message says so when a foreign move's type is the reason.
+    foreign = [json.loads(k) for k in counts if k not in wanted]
     return {"problem": "not-permutation", "observed": describe(returned),
             "missing": [a for a in actions if json.dumps(a, sort_keys=True) not in counts],
             "repeated": [json.loads(k) for k, n in counts.items() if n > 1 and k in wanted],
-            "foreign": [json.loads(k) for k in counts if k not in wanted]}
+            "foreign": foreign,
+            **(wrong_move_facts(foreign[0], actions) if foreign else {})}
 
 
 def judge(check, observations, answers):

@@ -23,6 +23,7 @@ horizon.
 from dataclasses import replace
 
 from ..calls import Call, canonical
+from ..games.moves import is_move_of, type_mismatch
 from ..randomtrees import Shape, generate, horizons, rounds_to_leaves, size, to_pacman, to_yaml
 from . import failed, passed
 from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, VISITS_VARY,
@@ -207,8 +208,10 @@ def compare_tree(check, outcome, answer):
     if answer.get("returns_value", True) and (value is None
                                                or not same_number(value, answer["value"])):
         return {"aspect": "value", "observed": observed}
-    if answer.get("returns_action", True) and action not in answer["optimal_actions"]:
-        return {"aspect": "action", "observed": observed}
+    if answer.get("returns_action", True) and not is_move_of(action, answer["optimal_actions"]):
+        mismatch = type_mismatch(action, [a for a, _ in answer["action_values"]])
+        return {"aspect": "action", "observed": observed,
+                **({"move_type": mismatch} if mismatch else {})}
     order, depth_discipline = tree_rules(check)
     if not compare_visits(check, answer["visits"], outcome.log, order,
                           answer["siblings"]).passed:
@@ -234,6 +237,8 @@ def example(check, spec, difference, answer, horizon=None) -> dict:
              "expected": {"value": answer["value"], "action": answer["action"],
                           "optimal": answer["optimal_actions"], "visits": answer["visits"]},
              "observed": difference.get("observed"), "error": difference.get("error")}
+    if difference.get("move_type"):     # the action's type is not the tree's actions'
+        facts["move_type"] = difference["move_type"]
     if difference.get("observed") is not None:
         facts["visits"] = compare_visits(check, answer["visits"],
                                          {"visits": difference["observed"]["visits"]}).facts

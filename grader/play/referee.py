@@ -39,6 +39,7 @@ import random
 from dataclasses import dataclass
 
 from ..games import make_rules
+from ..games.moves import same_move, type_mismatch
 from .players import Move
 
 REPLAY_FORMAT = "gametree-grader replay 1"
@@ -120,8 +121,10 @@ def random_opening(spec: dict, seed, plies: int) -> list:
 
 def legal(action, actions) -> bool:
     """Whether ``action`` is one of ``actions``, as a value of the same type (``True`` is not
-    column 1, ``3.0`` is not cell 3)."""
-    return any(type(action) is type(candidate) and action == candidate for candidate in actions)
+    column 1, ``3.0`` is not cell 3: ``grader.games.moves``).  The referee plays the value it
+    was given, so a list is not a tuple here either."""
+    return any(type(action) is type(candidate) and same_move(action, candidate)
+               for candidate in actions)
 
 
 def play_game(spec: dict, players: tuple, seed, *, opening: int = 0,
@@ -182,7 +185,9 @@ def move_failure(move: Move, actions: list, budget_bound: bool) -> dict | None:
     if move.failure is not None:
         return {"reason": move.failure, "detail": move.detail}
     if not legal(move.action, actions):
-        return {"reason": "illegal", "detail": {"action": move.action, "legal": list(actions)}}
+        # a move of another type (3.0 for column 3) says so: observed_type, expected_type
+        return {"reason": "illegal", "detail": {"action": move.action, "legal": list(actions),
+                                                **(type_mismatch(move.action, actions) or {})}}
     return None
 
 

@@ -21,6 +21,21 @@ def points_text(number: float, decimal: str = ".") -> str:
     return text.replace(".", decimal)
 
 
+def has_grade(result) -> bool:
+    """Whether the exports write ``result``'s points.  Not when it could not be graded as
+    handed in (``result.problem``: an archive that was refused or could not be unpacked,
+    nothing handed in, an internal error): its grade cells are left empty, never 0, and it is
+    listed under "Needs a person".  An LMS leaves an empty grade alone (Moodle's worksheet
+    upload skips it, its gradebook import reads it as no grade; an ILIAS status row gets
+    ``update`` 0), so no one gets a 0 that a person did not decide."""
+    return not result.problem
+
+
+def grade_cell(points: float, result, decimal: str = ".") -> str:
+    """``points`` as an export writes them, or "" for a result without a grade."""
+    return points_text(points, decimal) if has_grade(result) else ""
+
+
 def moodle_csv(results, course, catalogue: Catalogue, roster=None) -> str:
     """Moodle's grade import (Grades: Import: CSV file): a user column, the grade, one column
     per task, and a feedback text.
@@ -44,9 +59,9 @@ def moodle_csv(results, course, catalogue: Catalogue, roster=None) -> str:
                 continue
             user = roster.identifier_of(person)
         scores = task_scores(result)
-        writer.writerow([csv_cell(user), points_text(result.score),
-                         *(points_text(scores.get(t.id, 0.0)) for t in course.tasks),
-                         points_comment(result, catalogue)])
+        writer.writerow([csv_cell(user), grade_cell(result.score, result),
+                         *(grade_cell(scores.get(t.id, 0.0), result) for t in course.tasks),
+                         csv_cell(grade_comment(result, catalogue))])
     return buffer.getvalue()
 
 
@@ -54,6 +69,14 @@ def points_comment(result, catalogue: Catalogue) -> str:
     """The feedback comment an LMS shows beside the grade: "57 of 60 points"."""
     return catalogue.text("ui.points_line", score=points_text(result.score),
                           maximum=points_text(result.max_score))
+
+
+def grade_comment(result, catalogue: Catalogue) -> str:
+    """The comment beside a grade: the points, or for a result without a grade why it has
+    none (what the student's page says first)."""
+    if has_grade(result):
+        return points_comment(result, catalogue)
+    return catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
 
 
 def ilias_csv(results, course, catalogue: Catalogue) -> str:
@@ -65,9 +88,10 @@ def ilias_csv(results, course, catalogue: Catalogue) -> str:
     writer.writerow(["Login", catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([csv_cell(result.student), points_text(result.score, ","),
+        writer.writerow([csv_cell(result.student), grade_cell(result.score, result, ","),
                          points_text(result.max_score, ","),
-                         *(points_text(scores.get(t.id, 0.0), ",") for t in course.tasks)])
+                         *(grade_cell(scores.get(t.id, 0.0), result, ",")
+                           for t in course.tasks)])
     return buffer.getvalue()
 
 

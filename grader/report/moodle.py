@@ -29,7 +29,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from .exports import FEEDBACK_FILE, feedback_page, points_text, zip_member
+from .exports import FEEDBACK_FILE, feedback_page, grade_cell, has_grade, zip_member
 from .messages import Catalogue
 
 FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_")
@@ -74,8 +74,9 @@ def columns(text: str) -> tuple[list, int, int, int | None]:
 
 
 def fill_worksheet(text: str, results, comment_of) -> tuple[str, list[str]]:
-    """The worksheet with the results' grades, and what could not be matched (one line
-    each).  ``comment_of(result)``: the feedback comment for a result."""
+    """The worksheet with the results' grades, and what could not be matched or graded (one
+    line each).  ``comment_of(result)``: the feedback comment for a result.  A result without
+    a grade (``exports.has_grade``) gets an empty grade cell, which Moodle's upload skips."""
     rows, identifier, grade, comment = columns(text)
     by_id, problems = {}, []
     for result in sorted(results, key=lambda r: r.student):
@@ -99,7 +100,10 @@ def fill_worksheet(text: str, results, comment_of) -> tuple[str, list[str]]:
         match = PARTICIPANT.match(row[identifier].strip())
         if match and match["id"] in by_id:
             result = by_id[match["id"]]
-            row[grade] = points_text(result.score)
+            row[grade] = grade_cell(result.score, result)
+            if not has_grade(result):
+                problems.append(f"{result.display}: could not be graded as handed in (see "
+                                f"summary.html); grade left empty, grade it by hand")
             if comment is not None:
                 row[comment] = comment_of(result)
             filled.add(match["id"])

@@ -14,7 +14,7 @@ import jinja2
 from .. import __version__
 from .compiled import bytecode_cache
 from .messages import Catalogue, format_number
-from .exports import ilias_csv, moodle_csv, points_text
+from .exports import grade_cell, has_grade, ilias_csv, moodle_csv, points_text
 from .safe import csv_cell, deep, xml_text
 from .views import output_view, student_view, task_scores
 
@@ -213,8 +213,9 @@ def gradebook_csv(results, course) -> str:
     writer.writerow(["student", "score", "max_score", *(task.id for task in course.tasks)])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([csv_cell(result.student), points_text(result.score), points_text(result.max_score),
-                         *(points_text(scores.get(task.id, 0.0)) for task in course.tasks)])
+        writer.writerow([csv_cell(result.student), grade_cell(result.score, result),
+                         points_text(result.max_score),
+                         *(grade_cell(scores.get(task.id, 0.0), result) for task in course.tasks)])
     return buffer.getvalue()
 
 
@@ -251,7 +252,7 @@ def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
                         "line": catalogue.lookup(f"pseudocode.{m}"), "students": sorted(s)}
                        for m, s in named.items()), key=lambda m: (-len(m["students"]), m["id"]))
     attention = [{"student": r.student, "display": r.display, "score": r.score,
-                  "max_score": r.max_score,
+                  "max_score": r.max_score, "graded": has_grade(r),
                   "problem": catalogue.text(f"ui.{r.problem}", detail=r.problem_detail)
                   if r.problem else None,
                   "notes": [note_text(n, catalogue) for n in r.notes]}
