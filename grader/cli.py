@@ -1057,6 +1057,7 @@ def cmd_check(args) -> int:
     view = student_view(result, course, catalogue, html=False)
     # one print of all lines: rich's work per call is most of printing a line
     lines = [f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]"]
+    lines += [f"[blue]ℹ[/] {_escape(str(note))}" for note in view["arranged"]]
     for note in view["notes"]:
         lines.append(f"[red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
     for task in view["tasks"]:
