@@ -54,6 +54,7 @@ class ErrorInfo(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     module: Optional[Text] = None
     function: Optional[Text] = None
     package: Optional[Text] = None        # a third-party module the course does not provide
+    used: Optional[Text] = None           # what of that package the code used (numpy.inf)
     provided: Optional[Annotated[list[Text], msgspec.Meta(max_length=100)]] = None
     standin: Optional[Text] = None        # a stub of the Pacman project's modules, used
 

@@ -113,6 +113,9 @@ def describe_exception(error, student_dir):
     package = missing_package(error)
     if package is not None:
         details.update(package=package[:MAX_TEXT], provided=list(PROVIDED))
+        used = getattr(error, "grader_used", None)  # a stand-in's name used (conventions/absent.py)
+        if isinstance(used, str):
+            details["used"] = str.__str__(used)[:MAX_TEXT]
     if isinstance(error, STANDIN_ERRORS):
         details["standin"] = str(error.standin)[:MAX_TEXT]
     return details
@@ -316,6 +319,9 @@ def main(argv):
         PROVIDED[:] = [n for n in options.get("--provides", "").split(",") if n]
     # Last, so that a student's own util.py or game.py wins over the stand-ins.
     sys.path.append(runner.standins)
+    # After every real finder: a module nothing provides, imported and never used, loads.
+    from grader.conventions.absent import AbsentFinder
+    sys.meta_path.append(AbsentFinder(runner.student_dir))
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
     replies = os.fdopen(reply_fd, "w", encoding="utf-8")
     for line in requests:
