@@ -717,7 +717,10 @@ def _load(path, err: Console):
     """The course, or None after printing every problem (file:line: what is wrong)."""
     from .tasks import TaskFileError, load_course
     try:
-        return load_course(path)
+        course = load_course(path)
+        for warning in course.warnings:
+            err.print(f"warning: {warning}", markup=False, highlight=False)
+        return course
     except TaskFileError as error:
         for problem in error.problems:
             err.print(str(problem), markup=False, highlight=False)

@@ -163,6 +163,7 @@ class Course:
     tasks: tuple = field(default_factory=tuple)
     packages: tuple = ()     # distributions students may import (see grader/packages.py)
     leaderboard: tuple = ()  # LeaderboardColumn: Gradescope's leaderboard, in file order
+    warnings: tuple = ()     # Problems that do not stop grading, printed as warnings
 
     @property
     def max_score(self) -> float:
@@ -211,9 +212,10 @@ def load_course(path: Path | str) -> Course:
     problems: list[Problem] = []
     tasks: list[Task] = []
     titles, languages, packages, leaderboard = [], [], [], []
+    warnings: list[Problem] = []
     seen_ids: dict[str, str] = {}
     for file in files:
-        reader = _SheetReader(str(file), problems)
+        reader = _SheetReader(str(file), problems, warnings)
         sheet = reader.read()
         leaderboard += reader.leaderboard
         if sheet is None:
@@ -236,7 +238,8 @@ def load_course(path: Path | str) -> Course:
     return Course(title=" · ".join(dict.fromkeys(t for t in titles if t)) or path.stem,
                   language=languages[0] if languages else "en",
                   files=tuple(str(f) for f in files), tasks=tuple(tasks),
-                  packages=tuple(packages), leaderboard=tuple(leaderboard))
+                  packages=tuple(packages), leaderboard=tuple(leaderboard),
+                  warnings=tuple(sorted(warnings, key=lambda p: (p.file, p.line))))
 
 
 def leaderboard_problems(columns, tasks) -> list[Problem]:
@@ -286,9 +289,10 @@ def leaderboard_problems(columns, tasks) -> list[Problem]:
 class _SheetReader:
     """Reads one task file, collecting problems instead of stopping at the first."""
 
-    def __init__(self, file: str, problems: list[Problem]):
+    def __init__(self, file: str, problems: list[Problem], warnings: list | None = None):
         self.file = file
         self.problems = problems
+        self.warnings = warnings if warnings is not None else []
         self.due = None
         self.leaderboard: list[LeaderboardColumn] = []
 
@@ -569,7 +573,9 @@ class _SheetReader:
                                           file=self.file, problems=self.problems,
                                           convention=convention, evaluation=evaluation,
                                           references={f: dict(references).get(f, f)
-                                                      for f in functions})
+                                                      for f in functions},
+                                          players=self.players_cycle(raw, game, game_spec),
+                                          warnings=self.warnings)
         task_checks = self.checks(raw, context, visibility)
         if evaluation is not None and not any(
                 hasattr(check_kinds.KINDS[c.kind], "series") for c in task_checks):
@@ -586,6 +592,23 @@ class _SheetReader:
                     references=tuple(sorted(references.items())), limits=task_limits,
                     checks=tuple(task_checks), pins=pins, due=self.due,
                     convention=convention, heuristic=heuristic, evaluation=evaluation)
+
+    def players_cycle(self, raw, game, game_spec) -> tuple | None:
+        """The task's cycle of players: its tree's, or (a task without a game, for random
+        trees) as its ``players:`` names it (MAX, then MIN or CHANCE); None where it names
+        none."""
+        if game == "tree" and game_spec is not None:
+            players = json.loads(game_spec).get("players")
+            return tuple(players) if players else None
+        players = raw.get("players")
+        if game != "none" or players is None:
+            return None
+        if (not isinstance(players, list) or len(players) < 2 or players[0] != "MAX"
+                or any(p not in PLAYERS[1:] for p in players[1:])):
+            self.problem(raw.line_of("players"), "players is the cycle of players by depth: "
+                         "MAX first, then MIN or CHANCE, e.g. [MAX, MIN, MIN]")
+            return None
+        return tuple(players)
 
     def evaluation(self, raw) -> str | None:
         """The task's ``evaluation: module.function``: the student's own heuristic, which the
