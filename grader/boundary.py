@@ -97,6 +97,9 @@ class SignatureInfo(msgspec.Struct, forbid_unknown_fields=True):
     student: Text
     expected: Text
     adapted: bool
+    swapped: Optional[bool] = None   # called with the state first (or the game), as named
+    unclear: Optional[bool] = None   # the names do not say which is the game, which the state
+    bounds: Optional[bool] = None    # with a swap: α, β and the depth fitted too
 
 
 class CallReply(msgspec.Struct, forbid_unknown_fields=True):

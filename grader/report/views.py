@@ -39,7 +39,8 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         sentences = []
         signature = verdict.facts.get("signature")
         if signature:
-            sentences.append(render("signature.adapted" if signature.get("adapted")
+            sentences.append(render("signature.unclear" if signature.get("unclear") else
+                                    "signature.adapted" if signature.get("adapted")
                                     else "signature.differs", **signature))
             named = ("signature",) + named
         if verdict.facts.get("diagnosis"):
