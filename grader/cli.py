@@ -589,7 +589,7 @@ def _tournament(args) -> int:
             try:
                 outcome = run_tournament(setup, entrants, out, jobs=args.jobs,
                                          resume=args.resume,
-                                         tasks_hash=tasks_hash(course.files),
+                                         tasks_hash=tasks_hash(course.source_files),
                                          left_out=left_out,
                                          progress=Progress(announce, played),
                                          executor=executor)

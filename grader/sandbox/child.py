@@ -132,6 +132,17 @@ class Runner:
         self.signature_reports = SIGNATURE_REPORTS
         self.standins = STANDINS
         self.modules = {}
+        self.provided = None   # the course's modules' finder, once a request brings them
+
+    def provide(self, request):
+        """Installs the modules the course provides (``conventions/provided.py``), first on
+        the import path, once: the parent sends them with every load request."""
+        modules = request.get("provided")
+        if modules and self.provided is None:
+            from grader.conventions.provided import ProvidedFinder
+            self.provided = ProvidedFinder(modules, request.get("provided_wins") is not False,
+                                           self.student_dir)
+            sys.meta_path.insert(0, self.provided)
 
     def load(self, name):
         """The student's module, or a failure reply."""
@@ -161,6 +172,7 @@ class Runner:
 
     def handle(self, request):
         op = request.get("op")
+        self.provide(request)
         if op == "load":
             outcome = self.load(request["module"])
             return {"status": outcome["status"], "error": outcome.get("error")}
