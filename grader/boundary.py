@@ -107,6 +107,7 @@ class CallReply(msgspec.Struct, forbid_unknown_fields=True):
     error: Optional[ErrorInfo] = None
     items: Optional[list[Item]] = None
     signature: Optional[SignatureInfo] = None
+    found: Optional[Text] = None     # the function called, named in another case than asked
 
 
 _DECODERS = {kind: msgspec.json.Decoder(kind) for kind in (LoadReply, CallReply)}

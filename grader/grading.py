@@ -307,7 +307,8 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
             verdicts = attach_pictures(verdicts, plan, observations, answers)
         verdicts = [replace(v, facts=bounded_facts(v.facts)) for v in verdicts]
         result = SubmissionResult(student, verdicts, output=run.output, isolation=level,
-                                  notes=provided_notes(plan, submission))
+                                  notes=provided_notes(plan, submission)
+                                  + function_notes(plan, observations))
     result.seconds = time.monotonic() - started
     return result
 
@@ -323,6 +324,20 @@ def provided_notes(plan: Plan, submission: Path) -> list:
             notes.append(Note("provided-kept" if plan.provided_wins else "provided-own",
                               {"module": f"{module.name}.py"}))
     return notes
+
+
+def function_notes(plan: Plan, observations: dict) -> list:
+    """A note per function that was called under a name in another case than the task's
+    (``MiniMax`` for ``minimax``: the one candidate the runner found)."""
+    from .notes import Note
+    found = {}
+    for call in plan.calls:
+        observation = observations.get(call.key())
+        if observation is not None and observation.extra.get("found"):
+            found.setdefault((call.module, call.function), observation.extra["found"])
+    return [Note("function-case", {"found": name, "expected": function,
+                                   "file": f"{module}.py"})
+            for (module, function), name in found.items()]
 
 
 def play_series_of(plan: Plan, run: SubmissionRun, observations: dict, shown: bool,

@@ -48,6 +48,8 @@ def observe(call: Call, reply) -> Observation:
             boundary.to_plain(item.log) if item.log is not None else None,
             boundary.to_plain(item.error) if item.error is not None else None))
     extra = {"signature": boundary.to_plain(reply.signature)} if reply.signature else {}
+    if reply.found:
+        extra["found"] = reply.found
     return Observation("ok", tuple(outcomes), extra=extra)
 
 

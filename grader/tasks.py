@@ -60,14 +60,19 @@ from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 # The searches that return (value, action): one list, the check kinds'.
 SEARCH_FUNCTIONS = check_kinds.common.SEARCH_FUNCTIONS
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
-                   "evaluate": "evaluation"}
+                   "evaluate": "evaluation",
+                   # AIMA's games.py (the aima convention)
+                   "minmax_decision": "games", "alpha_beta_search": "games",
+                   "alpha_beta_cutoff_search": "games"}
 GAMES = ("tree", "tictactoe", "nim", "kalah", "connect4", "none")
 # Games whose rules look the heuristic up in a table (grader.heuristics), by a task's heuristic:
 HEURISTIC_GAMES = ("tictactoe",)
-CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent")
+CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent", "aima")
 # Student functions whose model solution goes without saying.
 DEFAULT_REFERENCES = {"Value": "negamax", "MinimaxAgent": "minimax",
-                      "AlphaBetaAgent": "alphabeta", "ExpectimaxAgent": "expectimax"}
+                      "AlphaBetaAgent": "alphabeta", "ExpectimaxAgent": "expectimax",
+                      "minmax_decision": "minimax", "alpha_beta_search": "alphabeta",
+                      "alpha_beta_cutoff_search": "alphabeta"}
 PLAYERS = ("MAX", "MIN", "CHANCE")
 # How max^n picks among children that are equally good for the player to move (see
 # reference/search.py maxn): the first in action order, or the one worst (spiteful) or best
@@ -1281,7 +1286,8 @@ class _SheetReader:
         if module.KIND in refused:
             self.problem(item.line_of("kind"), f"a {module.KIND} check cannot judge the "
                          f"{context.convention} convention (its functions return "
-                         f"{'no value' if context.convention == 'multi-agent' else 'no action'})")
+                         f"{'the action alone, no value' if context.convention in ACTION_ONLY else 'no action'}"
+                         "); judge the action, the visited nodes, their count or the horizon")
             return []
         if not fitting and functions:
             self.problem(item.line_of("kind"), f"a {module.KIND} check does not apply to "
@@ -1317,7 +1323,10 @@ class _SheetReader:
 
 # Check kinds a convention cannot support: its functions return no value, or no action.
 REFUSED = {"multi-agent": ("value", "hygiene"),
-           "negamax-sign": ("action", "hygiene")}
+           "negamax-sign": ("action", "hygiene"),
+           "aima": ("value",)}
+# Conventions whose searches return the action alone.
+ACTION_ONLY = ("multi-agent", "aima")
 
 
 def _freeze(value):

@@ -12,6 +12,7 @@ FAULTY = {
     "negamax-sign": ("ohne-negation", "Value", "no-negation"),
     "multi-agent": ("gleichheit", "AlphaBetaAgent", "equality-cut"),
     "multi-player": ("abwechselnd", "expectimax", "chance-as-min"),
+    "aima": ("tiefe-null", "alphabeta_search", "depth-off-by-one"),
 }
 
 
@@ -54,6 +55,18 @@ def test_conventions_that_return_no_value_or_no_action_refuse_such_checks(tmp_pa
         "    game: tree\n    tree: {A: {B: [1], C: [2]}}\n    functions: [MinimaxAgent]\n"
         "    checks: [{kind: value}]\n")
     with pytest.raises(TaskFileError, match=r"t.yaml:8: a value check cannot judge"):
+        load_course(tmp_path / "t.yaml")
+
+
+def test_the_aima_convention_refuses_a_value_check_and_says_why(tmp_path):
+    from grader.tasks import TaskFileError
+    (tmp_path / "t.yaml").write_text(
+        "tasks:\n  - id: t\n    convention: aima\n    game: tree\n"
+        "    tree: {A: {B: [1], C: [2]}}\n    functions: [minmax_decision]\n"
+        "    checks: [{kind: action}, {kind: value}]\n")
+    with pytest.raises(TaskFileError, match=r"t.yaml:7: a value check cannot judge the aima "
+                       r"convention \(its functions return the action alone, no value\); "
+                       r"judge the action, the visited nodes, their count or the horizon"):
         load_course(tmp_path / "t.yaml")
 
 

@@ -182,17 +182,24 @@ class Runner:
         if loaded["status"] != "ok":
             return {"status": loaded["status"], "error": loaded.get("error")}
         module = loaded["module"]
-        function = getattr(module, request["function"], None)
+        name = request["function"]
+        function = getattr(module, name, None)
+        found = None
         if not callable(function):
-            return {"status": "missing-function",
-                    "error": {"module": request["module"], "function": request["function"],
-                              "file": request["module"] + ".py"}}
+            found = alike_in_case(module, name)
+            if found is None:
+                return {"status": "missing-function",
+                        "error": {"module": request["module"], "function": name,
+                                  "file": request["module"] + ".py"}}
+            name = found
         convention = self.conventions[request["convention"]]
         reply = {"status": "ok"}
+        if found is not None:
+            reply["found"] = str.__str__(found)[:MAX_TEXT]
         describe = self.signature_reports.get(request["convention"])
         if describe is not None:
             try:
-                report = describe(module, request["function"], request["args"])
+                report = describe(module, name, request["args"])
             except BaseException:  # a student's __signature__ that raises: call as the task says
                 report = None
             if report is not None:
@@ -200,13 +207,24 @@ class Runner:
         items = []
         for item in request["items"]:
             try:
-                returned, log = convention(module, request["function"], item, request["args"])
+                returned, log = convention(module, name, item, request["args"])
                 items.append({"status": "ok", "returned": plain(returned), "log": log})
             except BaseException as error:  # the student's exception, recursion, sys.exit
                 items.append({"status": "error",
                               "error": describe_exception(error, self.student_dir)})
         reply["items"] = items
         return reply
+
+
+def alike_in_case(module, name):
+    """The one callable of ``module`` whose name differs from ``name`` only in case (a
+    student's ``MiniMax`` for the task's ``minimax``), or None where there is none or more."""
+    try:
+        names = [key for key, value in vars(module).items() if type(key) is str
+                 and key.casefold() == name.casefold() and callable(value)]
+    except BaseException:   # a module whose namespace is not a plain dict
+        return None
+    return names[0] if len(names) == 1 else None
 
 
 def apply_limits(limits):
