@@ -1322,7 +1322,7 @@ class _SheetReader:
 
 
 # Check kinds a convention cannot support: its functions return no value, or no action.
-REFUSED = {"multi-agent": ("value", "hygiene"),
+REFUSED = {"multi-agent": ("value",),
            "negamax-sign": ("action", "hygiene"),
            "aima": ("value",)}
 # Conventions whose searches return the action alone.

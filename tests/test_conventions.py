@@ -58,6 +58,13 @@ def test_conventions_that_return_no_value_or_no_action_refuse_such_checks(tmp_pa
         load_course(tmp_path / "t.yaml")
 
 
+def test_agents_that_return_the_action_alone_get_hygiene_checks(grade):
+    course = load_course(CONVENTIONS / "multi-agent" / "hygiene.yaml")
+    result = grade(CONVENTIONS / "multi-agent" / "korrekt", course)
+    assert [v.check.kind for v in result.verdicts] == ["hygiene", "hygiene"]
+    assert result.score == result.max_score
+
+
 def test_the_aima_convention_refuses_a_value_check_and_says_why(tmp_path):
     from grader.tasks import TaskFileError
     (tmp_path / "t.yaml").write_text(
