@@ -102,6 +102,11 @@ def test_asking_the_root_instead_of_the_current_state_whether_it_is_lost_is_caug
     assert failed == {"MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent"}
     for verdict in result.verdicts:
         assert verdict.facts["example"]["nodes"] <= 10
+    # named as what it is, never as swapped min and max or players that do not alternate; the
+    # agents that crash on a terminal state (returning None) are named as nothing
+    assert {v.check.function: tuple(v.facts.get("diagnosis") or ())
+            for v in result.verdicts} == {"AlphaBetaAgent": ("root-terminal-test",),
+                                          "MinimaxAgent": (), "ExpectimaxAgent": ()}
 
 
 def test_a_multi_agent_random_tree_check_needs_no_fixed_tree(tmp_path):
