@@ -10,8 +10,9 @@ scratch folder and grades it there, exactly as a student would hand it in (no ad
                                [--commit a84722ea^] [--lang en]
 
 Prints, per submission, its score, the functions that lost points and the mistake the
-feedback names (quoted from the catalogue); then how many lines the course's task file holds
-(without comments and blank lines).  Without the repository, only the course's own students
+feedback names (quoted from the catalogue), AIMA's file once more with AIMA's own utils.py
+provided by the course (``provides:``) instead of the grader's stand-in; then how many lines
+the course's task file holds (without comments and blank lines).  Without the repository, only the course's own students
 are graded.  The scores do not depend on the machine: nothing here is timed.
 """
 
@@ -69,21 +70,34 @@ def mutated(source: str, name: str) -> str:
     return old.join(parts[:occurrence + 1]) + new + old.join(parts[occurrence + 1:])
 
 
-def textbook_source(repo: Path, commit: str) -> str | None:
+def textbook_source(repo: Path, commit: str, name: str = "games.py") -> str | None:
     if not repo.exists():
         return None
-    done = subprocess.run(["git", "-C", str(repo), "show", f"{commit}:games.py"],
+    done = subprocess.run(["git", "-C", str(repo), "show", f"{commit}:{name}"],
                           capture_output=True, text=True)
     return done.stdout if done.returncode == 0 else None
 
 
-def grade_all(folders: dict, lang: str) -> list:
+def with_textbook_utils(scratch: Path, utils: str) -> Path:
+    """The course's task files in ``scratch``, providing AIMA's own utils.py (``provides:``)
+    instead of the grader's stand-in."""
+    course = scratch / "course-with-utils"
+    course.mkdir()
+    (course / "utils.py").write_text(utils)
+    for file in COURSE.glob("*.yaml"):
+        text = file.read_text()
+        (course / file.name).write_text(text.replace(
+            "  packages: [numpy]", "  packages: [numpy]\n  provides: [utils.py]", 1))
+    return course
+
+
+def grade_all(folders: dict, lang: str, course_path: Path = COURSE) -> list:
     """``(name, score, maximum, functions that lost points, mistakes named)`` per folder."""
     from grader.batch import budget_of, prepare
     from grader.grading import grade_submission
     from grader.sandbox.launcher import stage_runner
     from grader.tasks import load_course
-    course = load_course(COURSE)
+    course = load_course(course_path)
     plan, answers = prepare(course)
     rows = []
     with tempfile.TemporaryDirectory() as stage:
@@ -135,8 +149,14 @@ def main() -> None:
                 (folder / "games.py").write_text(source if name == "unchanged"
                                                  else mutated(source, name))
                 folders[name] = folder
+            rows = grade_all(folders, args.lang)
+            utils = textbook_source(args.repo, args.commit, "utils.py")
+            if utils is not None:   # the course hands out AIMA's own utils.py (provides:)
+                rows += [(f"{name}, AIMA's utils.py provided", *row) for name, *row in
+                         grade_all({"unchanged": folders["unchanged"]}, args.lang,
+                                   with_textbook_utils(Path(scratch), utils))]
             print_table(f"AIMA's games.py ({args.commit}), handed in as it is and with one "
-                        "edit each", grade_all(folders, args.lang), args.lang)
+                        "edit each", rows, args.lang)
     students = {folder.name: folder for folder in sorted(STUDENTS.iterdir())}
     print_table("The course's own example students (courses/aima/submissions)",
                 grade_all(students, args.lang), args.lang)
