@@ -326,10 +326,10 @@ def _arrange(into: Path, modules: tuple) -> tuple:
     differ only in case, modules deeper than ``SEARCH_DEPTH``), nothing is moved and a note
     says what was found, for a person to decide.
     """
-    if any(_module_in(into, module) for module in modules):
-        # one module where it belongs, another only in another case (Minimax.py beside
-        # evaluation.py): still renamed
-        return _case_renamed(into, modules)
+    if all(_module_in(into, module) for module in modules):
+        # not any: one module where it belongs, another in another case (Minimax.py beside
+        # evaluation.py), is renamed below
+        return ()
     notes = []
     entries = [e for e in into.iterdir() if not e.name.startswith(".")]
     archives = [e for e in entries if e.is_file() and archive_stem(e)]
@@ -366,13 +366,6 @@ def _arrange(into: Path, modules: tuple) -> tuple:
             if chosen != folder:    # the unpacked archive itself: its note says enough
                 notes.append(Note("subfolder", {"folder": _display_path(
                     chosen.relative_to(into).parts) + "/"}))
-    return tuple(notes) + _case_renamed(into, modules)
-
-
-def _case_renamed(into: Path, modules: tuple) -> tuple:
-    """Each of ``modules`` missing at the top of ``into`` whose file is there in another case
-    (``Minimax.py``) renamed, with a note; where two files differ only in case, a note only."""
-    notes = []
     for module in modules:
         if not _module_in(into, module):
             wanted = f"{module}.py"

@@ -168,6 +168,20 @@ def place_diagnoses(tasks: list, catalogue: Catalogue, html: bool, once: bool) -
                 check["message"] = check["message"] + " " + render("diagnosis.see_first", **first)
 
 
+# Notes that say which of the student's files were graded under which name: said once at the
+# top of the student's own page too (the others are the instructor's).
+STUDENT_NOTES = ("case-renamed", "subfolder", "inner-archive", "function-case",
+                 "provided-kept", "provided-own")
+
+
+def arranged_notes(result, catalogue: Catalogue, html: bool) -> list:
+    """The messages of the notes in ``STUDENT_NOTES`` (a file graded under the name the task
+    gives it, a sub-folder graded, a course module used instead of the student's)."""
+    render = catalogue.html if html else catalogue.text
+    return [render(f"note.{note.key}", **note.facts)
+            for note in getattr(result, "notes", ()) if note.key in STUDENT_NOTES]
+
+
 def quiescence_rule(task) -> dict | None:
     """A quiescence task's rule from its game spec (``noisy``, ``extension``), or None."""
     game_spec = getattr(task, "game_spec", None)
@@ -228,20 +242,6 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
             "output": output_view(result.output, for_student), "isolation": result.isolation,
             "seconds": result.seconds, "problem": result.problem,
             "problem_detail": result.problem_detail}
-
-
-# Notes that say which of the student's files were graded under which name: said once at the
-# top of the student's own page too (the others are the instructor's).
-STUDENT_NOTES = ("case-renamed", "subfolder", "inner-archive", "function-case",
-                 "provided-kept", "provided-own")
-
-
-def arranged_notes(result, catalogue: Catalogue, html: bool) -> list:
-    """The messages of the notes in ``STUDENT_NOTES`` (a file graded under the name the task
-    gives it, a sub-folder graded, a course module used instead of the student's)."""
-    render = catalogue.html if html else catalogue.text
-    return [render(f"note.{note.key}", **note.facts)
-            for note in getattr(result, "notes", ()) if note.key in STUDENT_NOTES]
 
 
 def output_view(output: dict, for_student: bool) -> dict:
