@@ -105,7 +105,7 @@ def adapt(answer: dict, convention: str, spec: dict) -> dict:
                       "values": {n: -v for n, v in answer.get("values", {}).items()}}
     elif convention == "negamax-sign":
         answer = {**answer, "returns_action": False}
-    elif convention == "multi-agent":
+    elif convention in ("multi-agent", "aima"):   # the action alone
         answer = {**answer, "returns_value": False}
     return answer
 

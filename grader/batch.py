@@ -119,7 +119,7 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     launcher.STOPPING.clear()
     plan, answers = prepare(course, withhold_hidden=withhold_hidden, answers=answers)
     context = Context(course, plan, answers, level, budget_of(course), catalogue.language,
-                      tasks_hash(course.files), withhold_hidden)
+                      tasks_hash(course.source_files), withhold_hidden)
     listed = find(root)
     submissions = shard.select(listed) if shard else listed
     checks = {c.id: c for t in course.tasks for c in t.checks}

@@ -54,6 +54,7 @@ class ErrorInfo(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     module: Optional[Text] = None
     function: Optional[Text] = None
     package: Optional[Text] = None        # a third-party module the course does not provide
+    used: Optional[Text] = None           # what of that package the code used (numpy.inf)
     provided: Optional[Annotated[list[Text], msgspec.Meta(max_length=100)]] = None
     standin: Optional[Text] = None        # a stub of the Pacman project's modules, used
 
@@ -96,6 +97,9 @@ class SignatureInfo(msgspec.Struct, forbid_unknown_fields=True):
     student: Text
     expected: Text
     adapted: bool
+    swapped: Optional[bool] = None   # called with the state first (or the game), as named
+    unclear: Optional[bool] = None   # the names do not say which is the game, which the state
+    bounds: Optional[bool] = None    # with a swap: α, β and the depth fitted too
 
 
 class CallReply(msgspec.Struct, forbid_unknown_fields=True):
@@ -103,6 +107,7 @@ class CallReply(msgspec.Struct, forbid_unknown_fields=True):
     error: Optional[ErrorInfo] = None
     items: Optional[list[Item]] = None
     signature: Optional[SignatureInfo] = None
+    found: Optional[Text] = None     # the function called, named in another case than asked
 
 
 _DECODERS = {kind: msgspec.json.Decoder(kind) for kind in (LoadReply, CallReply)}

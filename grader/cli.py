@@ -609,7 +609,7 @@ def _tournament(args) -> int:
             try:
                 outcome = run_tournament(setup, entrants, out, jobs=args.jobs,
                                          resume=args.resume,
-                                         tasks_hash=tasks_hash(course.files),
+                                         tasks_hash=tasks_hash(course.source_files),
                                          left_out=left_out,
                                          progress=Progress(announce, played),
                                          executor=executor)
@@ -737,7 +737,10 @@ def _load(path, err: Console):
     """The course, or None after printing every problem (file:line: what is wrong)."""
     from .tasks import TaskFileError, load_course
     try:
-        return load_course(path)
+        course = load_course(path)
+        for warning in course.warnings:
+            err.print(f"warning: {warning}", markup=False, highlight=False)
+        return course
     except TaskFileError as error:
         for problem in error.problems:
             err.print(str(problem), markup=False, highlight=False)
@@ -1079,6 +1082,7 @@ def cmd_check(args) -> int:
     view = student_view(result, course, catalogue, html=False)
     # one print of all lines: rich's work per call is most of printing a line
     lines = [f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]"]
+    lines += [f"[blue]ℹ[/] {_escape(str(note))}" for note in view["arranged"]]
     for note in view["notes"]:
         lines.append(f"[red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
     for task in view["tasks"]:

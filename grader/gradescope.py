@@ -84,6 +84,13 @@ def game_modules(course) -> dict:
                              "task files' folder and the folder above it; move it beside "
                              "the task files (e.g. games/ next to tasks/)")
         modules[place] = spec["source"]
+    for module in getattr(course, "provided", ()):   # provides: [utils.py], beside the tasks
+        place = posixpath.normpath(posixpath.join("tasks", module.written))
+        if place.startswith("../") or place.startswith("/"):
+            raise ValueError(f"{module.file}: the provided module {module.written} lies "
+                             "outside the task files' folder and the folder above it; move "
+                             "it beside the task files")
+        modules[place] = module.source
     return modules
 
 

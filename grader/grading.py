@@ -37,6 +37,8 @@ class Plan:
     # check id -> reference games a check is judged with (play.series.RoundRobin): answered
     # by the answer book, once per batch, never run in a student's child
     references_of: dict = field(default_factory=dict)
+    provided: tuple = ()     # tasks.Provided: modules the course ships to every submission
+    provided_wins: bool = True
 
     @classmethod
     def of(cls, course, only_visible: bool = False, withhold_hidden: bool = False) -> "Plan":
@@ -71,7 +73,9 @@ class Plan:
         hidden_keys = frozenset(key for key in (*calls, *series) if key not in shown)
         return cls(tuple(chosen), calls_of, tuple(calls.values()), frozenset(withheld),
                    hidden_keys, tuple(getattr(course, "packages", ())), series_of,
-                   tuple(series.values()), references_of)
+                   tuple(series.values()), references_of,
+                   tuple(getattr(course, "provided", ())),
+                   getattr(course, "provided_wins", True))
 
     def is_shown(self, check) -> bool:
         """Whether a student sees this check's details (hidden and after-due checks: not now)."""
@@ -284,7 +288,7 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
                                   problem="submission.empty", isolation=level)
     else:
         with run or SubmissionRun(child_script, submission, budget, level, workdir,
-                                  plan.packages) as run:
+                                  plan.packages, plan.provided, plan.provided_wins) as run:
             observations: dict = {}
             verdicts: dict = {}
             for shown in (True, False):
@@ -302,9 +306,38 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
             verdicts = attach_diagnoses(verdicts, plan, observations, answers, submission)
             verdicts = attach_pictures(verdicts, plan, observations, answers)
         verdicts = [replace(v, facts=bounded_facts(v.facts)) for v in verdicts]
-        result = SubmissionResult(student, verdicts, output=run.output, isolation=level)
+        result = SubmissionResult(student, verdicts, output=run.output, isolation=level,
+                                  notes=provided_notes(plan, submission)
+                                  + function_notes(plan, observations))
     result.seconds = time.monotonic() - started
     return result
+
+
+def provided_notes(plan: Plan, submission: Path) -> list:
+    """A note per module the course provides that the submission holds a file of too: which
+    of the two was used (the course's choice, ``provided_wins``)."""
+    from .notes import Note
+    notes = []
+    for module in plan.provided:
+        if (submission / f"{module.name}.py").is_file() \
+                or (submission / module.name / "__init__.py").is_file():
+            notes.append(Note("provided-kept" if plan.provided_wins else "provided-own",
+                              {"module": f"{module.name}.py"}))
+    return notes
+
+
+def function_notes(plan: Plan, observations: dict) -> list:
+    """A note per function that was called under a name in another case than the task's
+    (``MiniMax`` for ``minimax``: the one candidate the runner found)."""
+    from .notes import Note
+    found = {}
+    for call in plan.calls:
+        observation = observations.get(call.key())
+        if observation is not None and observation.extra.get("found"):
+            found.setdefault((call.module, call.function), observation.extra["found"])
+    return [Note("function-case", {"found": name, "expected": function,
+                                   "file": f"{module}.py"})
+            for (module, function), name in found.items()]
 
 
 def play_series_of(plan: Plan, run: SubmissionRun, observations: dict, shown: bool,

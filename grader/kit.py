@@ -34,7 +34,7 @@ from pathlib import Path
 
 from . import __version__
 from .answer_cache import AnswerCache, decode, dumps
-from .tasks import Check, Course, Limits, Task
+from .tasks import Check, Course, Limits, Provided, Task
 
 FORMAT = "gametree-grader kit 2"
 KIT_FILE = "kit.json"
@@ -70,13 +70,17 @@ def visible_course(course: Course) -> tuple[Course, int]:
             tasks.append(replace(task, checks=shown, pins=(), file=Path(task.file).name))
     return Course(course.title, course.language,
                   tuple(Path(file).name for file in course.files), tuple(tasks),
-                  course.packages), hidden
+                  course.packages, provided=course.provided,
+                  provided_wins=course.provided_wins), hidden
 
 
 def course_to_json(course: Course) -> dict:
     """The course as data that ``answer_cache.dumps`` stores exactly (tuples stay tuples)."""
     return {"title": course.title, "language": course.language, "files": list(course.files),
             "packages": list(course.packages),
+            # the modules the course ships to every submission (provides:), whole
+            "provided": [[m.name, m.source, m.written] for m in course.provided],
+            "provided_wins": course.provided_wins,
             "tasks": [_task_to_json(task) for task in course.tasks]}
 
 
@@ -98,8 +102,11 @@ def course_from_json(data: dict) -> Course:
         tasks.append(Task(**{**raw, "checks": checks, "pins": (),
                              "limits": Limits(**raw.pop("limits")),
                              "due": datetime.datetime.fromisoformat(due) if due else None}))
+    provided = tuple(Provided(name, source, written, written, KIT_FILE, 0)
+                     for name, source, written in data.get("provided", ()))
     return Course(data["title"], data["language"], tuple(data["files"]), tuple(tasks),
-                  tuple(data["packages"]))
+                  tuple(data["packages"]), provided=provided,
+                  provided_wins=data.get("provided_wins", True))
 
 
 # -- the answers ----------------------------------------------------------------------------

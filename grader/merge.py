@@ -247,7 +247,7 @@ def merge(folders: list[Path], out: Path, course, tasks_path: str,
     Raises ``MergeError`` (before anything is written) if the shards do not make one complete
     run."""
     outputs = read_records(folders)
-    course_hash = tasks_hash(course.files)
+    course_hash = tasks_hash(course.source_files)
     language = check_consistent(outputs, course_hash, tasks_path, language)
     target = out.resolve()
     inside = [o.folder for o in outputs

@@ -121,12 +121,21 @@ def behaves_alike(outcome, answer: dict) -> bool:
     if outcome.log is None:
         return False
     value, action, _ = read_search_result(outcome.returned)
+    if value is None:   # ±∞, which a search without a terminal test returns as its variant does
+        value = _infinite(outcome.returned)
     if answer.get("returns_value", True) and (value is None
                                                or not same_number(value, answer["value"])):
         return False
     if answer.get("returns_action", True) and not same_move(action, answer["action"]):
         return False
     return outcome.log["visits"] == answer["visits"]
+
+
+def _infinite(returned):
+    """The value of a reply ``(±∞, action)`` as the runner encodes it, else None."""
+    if isinstance(returned, list) and len(returned) == 2 and isinstance(returned[0], dict):
+        return {"inf": float("inf"), "-inf": float("-inf")}.get(returned[0].get("__float__"))
+    return None
 
 
 def same_reply(a, b) -> bool:
@@ -149,8 +158,12 @@ def same_as_reference(variant: dict, reference: dict) -> bool:
         return same_reply(variant["returned"], reference["returned"]) and (
             variant.get("alternative") or "visits" not in variant
             or variant["visits"] == reference["visits"])
-    return (same_number(variant["value"], reference["value"])
-            and variant["action"] == reference["action"]
+    # only what the convention returns: a variant whose value alone differs, where the
+    # student's search returns its action alone, differs in nothing that could be seen
+    return ((not variant.get("returns_value", True)
+             or same_number(variant["value"], reference["value"]))
+            and (not variant.get("returns_action", True)
+                 or variant["action"] == reference["action"])
             and variant["visits"] == reference["visits"])
 
 

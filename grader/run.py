@@ -48,6 +48,8 @@ def observe(call: Call, reply) -> Observation:
             boundary.to_plain(item.log) if item.log is not None else None,
             boundary.to_plain(item.error) if item.error is not None else None))
     extra = {"signature": boundary.to_plain(reply.signature)} if reply.signature else {}
+    if reply.found:
+        extra["found"] = reply.found
     return Observation("ok", tuple(outcomes), extra=extra)
 
 
@@ -59,9 +61,13 @@ class SubmissionRun:
     (``wall_spent``), so that a loaded machine does not cost a correct student points."""
 
     def __init__(self, child_script: Path, submission: Path, budget: float,
-                 level: str = "process", workdir: Path | None = None, packages: tuple = ()):
+                 level: str = "process", workdir: Path | None = None, packages: tuple = (),
+                 provided: tuple = (), provided_wins: bool = True):
         self.workdir = workdir     # where the scratch folder goes (a batch's own temp folder)
         self.packages = packages   # distributions the child may import
+        # the course's own modules (tasks.Provided), sent with each load request
+        self.provided = {module.name: module.source for module in provided}
+        self.provided_wins = provided_wins
         self.child_script = child_script
         self.submission = submission
         self.budget = budget
@@ -138,8 +144,10 @@ class SubmissionRun:
         """Import a student module once, with its own time limit; a failure is remembered."""
         from . import boundary
         if module not in self.loaded:
-            reply = self.request({"op": "load", "module": module}, time_limit,
-                                 boundary.LoadReply)
+            message = {"op": "load", "module": module}
+            if self.provided:
+                message.update(provided=self.provided, provided_wins=self.provided_wins)
+            reply = self.request(message, time_limit, boundary.LoadReply)
             if isinstance(reply, Observation):
                 self.loaded[module] = Observation(
                     "import-timeout" if reply.status == "timeout" else reply.status,

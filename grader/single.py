@@ -33,7 +33,9 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
                        course.modules)
         run = SubmissionRun(stage_runner(Path(work) / "runner"), staged.folder,
                             budget_of(course), level, Path(work),
-                            tuple(getattr(course, "packages", ())))
+                            tuple(getattr(course, "packages", ())),
+                            tuple(getattr(course, "provided", ())),
+                            getattr(course, "provided_wins", True))
         try:
             if any(not p.name.startswith(".") for p in staged.folder.iterdir()):
                 # The child starts (a sandbox, an interpreter) while this process imports
@@ -56,7 +58,7 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
                                   run.budget, level, student=name, workdir=Path(work), run=run)
         if waiting is not None:
             waiting.join()
-        result.notes = list(staged.notes)
+        result.notes = list(staged.notes) + result.notes
         if staged.problem:
             result.problem, result.problem_detail = "submission.unusable", staged.problem
     return result

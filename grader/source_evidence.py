@@ -50,9 +50,53 @@ class Evidence(ast.NodeVisitor):
 
         self.window_calls = 0          # recursive calls checked for passing the window on
         self.window_dropped = False    # one that does not hand on its own α and β
+        self.assigns_zero = False      # a name (or one of a tuple's) set to the number 0
+        self.strict_bound = False      # a < or > comparison with α or β on one side
+        self.foreign_terminal = False  # a terminal test of a state the function making it
+                                       # neither takes nor assigns (the root's, say)
 
     def visit_Continue(self, node):
         self.has_continue = True
+
+    def visit_Assign(self, node):
+        values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
+        if any(_is_zero(value) for value in values):
+            self.assigns_zero = True
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None and _is_zero(node.value):
+            self.assigns_zero = True
+        self.generic_visit(node)
+
+    def visit_Compare(self, node):
+        operands = [node.left, *node.comparators]
+        for index, operator in enumerate(node.ops):
+            if isinstance(operator, (ast.Lt, ast.Gt)) and (
+                    _bound(operands[index]) or _bound(operands[index + 1])):
+                self.strict_bound = True
+        self.generic_visit(node)
+
+    def terminal_tests(self, tree):
+        """Whether some terminal test asks about a state the function making it neither takes
+        nor assigns: ``game.terminal_test(state)`` in ``max_value(s)``, Pacman's
+        ``gameState.isWin()`` in ``value(state, ...)``; a test of something other than a
+        plain name is not judged (it may well be the current state)."""
+        def walk(node, parameters):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                parameters = _own_names(node)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                subject = None
+                if node.func.attr in _TERMINAL_OF_ARGUMENT and node.args:
+                    subject = node.args[0]
+                elif node.func.attr in _TERMINAL_OF_STATE:
+                    subject = node.func.value
+                if isinstance(subject, ast.Name) and parameters is not None \
+                        and subject.id not in parameters and subject.id != "self":
+                    self.foreign_terminal = True
+            for child in ast.iter_child_nodes(node):
+                walk(child, parameters)
+        walk(tree, None)
 
     def windows(self, tree):
         """Whether the searches hand their own α and β on: in every call, made inside a
@@ -125,6 +169,34 @@ class Evidence(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+# Terminal tests: of their argument (``game.terminal_test(s)``), or of the object they are
+# called on (the Pacman project's ``state.isWin()``).
+_TERMINAL_OF_ARGUMENT = {"terminal_test", "is_terminal", "Terminal_Test", "isTerminal",
+                         "terminal"}
+_TERMINAL_OF_STATE = {"isWin", "isLose", "is_terminal", "isTerminal", "is_over"}
+
+
+def _own_names(function) -> set:
+    """The names a function binds itself: its parameters and what its own body assigns
+    (not its nested functions'): the states it has at hand."""
+    arguments = function.args
+    names = {a.arg for a in (arguments.posonlyargs + arguments.args + arguments.kwonlyargs)}
+    names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a}
+    pending = list(function.body) if isinstance(function.body, list) else [function.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return names
+
+
+def _is_zero(node) -> bool:
+    return (isinstance(node, ast.Constant) and type(node.value) in (int, float)
+            and node.value == 0)
+
+
 def _argument(call, names, parameter, offset):
     """The expression ``call`` passes for ``parameter`` of a function with ``names``."""
     for keyword in call.keywords:
@@ -145,6 +217,15 @@ LACKS = {
     "alpha-beta-swapped": lambda e: e.passes_window and not e.swaps_window,
     "reverse-children": lambda e: not e.may_reverse,
     "window-not-passed": lambda e: e.window_calls > 0 and not e.window_dropped,
+    # a bound started at 0 needs a 0 given to a name (v = 0, best, move = 0, None)
+    "init-zero": lambda e: not e.assigns_zero,
+    "init-zero-max": lambda e: not e.assigns_zero,
+    # a cut on one side only when strictly beyond the bound needs a strict comparison with it
+    "strict-cut-max": lambda e: not e.strict_bound,
+    "strict-cut-min": lambda e: not e.strict_bound,
+    # testing the root for the end of the game needs a test of a state that is not the
+    # function's own parameter
+    "root-terminal-test": lambda e: not e.foreign_terminal,
 }
 
 
@@ -165,6 +246,7 @@ def evidence(folder: Path) -> Evidence | None:
         try:
             found.visit(tree)
             found.windows(tree)
+            found.terminal_tests(tree)
         except RecursionError:
             return None
     return found

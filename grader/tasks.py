@@ -60,14 +60,19 @@ from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 # The searches that return (value, action): one list, the check kinds'.
 SEARCH_FUNCTIONS = check_kinds.common.SEARCH_FUNCTIONS
 DEFAULT_MODULES = {"minimax": "minimax", "alphabeta": "minimax", "negamax": "minimax",
-                   "evaluate": "evaluation"}
+                   "evaluate": "evaluation",
+                   # AIMA's games.py (the aima convention)
+                   "minmax_decision": "games", "alpha_beta_search": "games",
+                   "alpha_beta_cutoff_search": "games"}
 GAMES = ("tree", "tictactoe", "nim", "kalah", "connect4", "none")
 # Games whose rules look the heuristic up in a table (grader.heuristics), by a task's heuristic:
 HEURISTIC_GAMES = ("tictactoe",)
-CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent")
+CONVENTIONS = ("game", "helpers", "negamax-sign", "multi-agent", "aima")
 # Student functions whose model solution goes without saying.
 DEFAULT_REFERENCES = {"Value": "negamax", "MinimaxAgent": "minimax",
-                      "AlphaBetaAgent": "alphabeta", "ExpectimaxAgent": "expectimax"}
+                      "AlphaBetaAgent": "alphabeta", "ExpectimaxAgent": "expectimax",
+                      "minmax_decision": "minimax", "alpha_beta_search": "alphabeta",
+                      "alpha_beta_cutoff_search": "alphabeta"}
 PLAYERS = ("MAX", "MIN", "CHANCE")
 # How max^n picks among children that are equally good for the player to move (see
 # reference/search.py maxn): the first in action order, or the one worst (spiteful) or best
@@ -156,6 +161,18 @@ class LeaderboardColumn:
 
 
 @dataclass(frozen=True)
+class Provided:
+    """A module the course ships to every submission (``provides: [utils.py]``): imported by
+    the student's code as ``name``, from ``source`` (never written into the submission)."""
+    name: str
+    source: str
+    path: str                # the file it was read from
+    written: str             # that path as the task file writes it (relative to the file)
+    file: str                # the task file that provides it, and its line
+    line: int
+
+
+@dataclass(frozen=True)
 class Course:
     title: str
     language: str
@@ -163,6 +180,10 @@ class Course:
     tasks: tuple = field(default_factory=tuple)
     packages: tuple = ()     # distributions students may import (see grader/packages.py)
     leaderboard: tuple = ()  # LeaderboardColumn: Gradescope's leaderboard, in file order
+    warnings: tuple = ()     # Problems that do not stop grading, printed as warnings
+    # Modules the course ships to every submission (``provides:``): Provided, by name
+    provided: tuple = ()
+    provided_wins: bool = True   # over a submission's own file of the same name
 
     @property
     def max_score(self) -> float:
@@ -177,6 +198,12 @@ class Course:
     def hidden_count(self) -> int:
         """How many checks a self-check only counts."""
         return sum(len(task.checks) for task in self.tasks) - len(self.visible_checks)
+
+    @property
+    def source_files(self) -> tuple:
+        """The files a grade depends on besides the submission: the task files and the
+        modules the course provides (``--resume`` grades again when one changes)."""
+        return tuple(self.files) + tuple(module.path for module in self.provided)
 
     @property
     def modules(self) -> tuple:
@@ -211,11 +238,23 @@ def load_course(path: Path | str) -> Course:
     problems: list[Problem] = []
     tasks: list[Task] = []
     titles, languages, packages, leaderboard = [], [], [], []
+    provided: dict[str, Provided] = {}
+    provided_wins = []
+    warnings: list[Problem] = []
     seen_ids: dict[str, str] = {}
     for file in files:
-        reader = _SheetReader(str(file), problems)
+        reader = _SheetReader(str(file), problems, warnings)
         sheet = reader.read()
         leaderboard += reader.leaderboard
+        for module in reader.provided:
+            if module.name in provided and provided[module.name].source != module.source:
+                problems.append(Problem(module.file, module.line, f"{module.name}.py is "
+                                        f"provided twice with different contents (first at "
+                                        f"{provided[module.name].file}:"
+                                        f"{provided[module.name].line}); provide it once"))
+            provided.setdefault(module.name, module)
+        if reader.provided_wins is not None:
+            provided_wins.append(reader.provided_wins)
         if sheet is None:
             continue
         title, language, sheet_tasks, sheet_packages = sheet
@@ -230,13 +269,34 @@ def load_course(path: Path | str) -> Course:
             seen_ids.setdefault(task.id, f"{task.file}:{task.line}")
             tasks.append(task)
     problems += leaderboard_problems(leaderboard, tasks)
+    problems += provided_problems(provided, tasks, provided_wins)
     if problems:
         raise TaskFileError(sorted(problems, key=lambda p: (p.file, p.line)))
     # sheets of one course may repeat its title: each title once
     return Course(title=" · ".join(dict.fromkeys(t for t in titles if t)) or path.stem,
                   language=languages[0] if languages else "en",
                   files=tuple(str(f) for f in files), tasks=tuple(tasks),
-                  packages=tuple(packages), leaderboard=tuple(leaderboard))
+                  packages=tuple(packages), leaderboard=tuple(leaderboard),
+                  warnings=tuple(sorted(warnings, key=lambda p: (p.file, p.line))),
+                  provided=tuple(provided.values()),
+                  provided_wins=provided_wins[0] if provided_wins else True)
+
+
+def provided_problems(provided: dict, tasks, wins: list) -> list[Problem]:
+    """A provided module may not be one the students hand in (a task's module), and the
+    course's sheets must agree on which copy wins."""
+    problems = []
+    handed_in = {module: (task, function) for task in tasks for function, module in task.modules}
+    for module in provided.values():
+        if module.name in handed_in:
+            task, function = handed_in[module.name]
+            problems.append(Problem(module.file, module.line, f"{module.name}.py is the "
+                                    f"module students hand in ({function} of task {task.id} "
+                                    f"is read from it); a course cannot provide it too"))
+    if len(set(wins)) > 1:
+        problems.append(Problem(provided and next(iter(provided.values())).file or "", 0,
+                                "the task files disagree on provided_wins; set it in one"))
+    return problems
 
 
 def leaderboard_problems(columns, tasks) -> list[Problem]:
@@ -286,9 +346,12 @@ def leaderboard_problems(columns, tasks) -> list[Problem]:
 class _SheetReader:
     """Reads one task file, collecting problems instead of stopping at the first."""
 
-    def __init__(self, file: str, problems: list[Problem]):
+    def __init__(self, file: str, problems: list[Problem], warnings: list | None = None):
         self.file = file
         self.problems = problems
+        self.warnings = warnings if warnings is not None else []
+        self.provided: list[Provided] = []
+        self.provided_wins: bool | None = None
         self.due = None
         self.leaderboard: list[LeaderboardColumn] = []
 
@@ -310,8 +373,12 @@ class _SheetReader:
             self.problem(document.line_of("course"), "'course' must be a mapping")
             header = LocatedDict()
         self.unknown_keys(header, ("title", "language", "prune_on_equality", "limits",
-                                   "modules", "due", "packages", "gradescope"))
+                                   "modules", "due", "packages", "gradescope", "provides",
+                                   "provided_wins"))
         self.leaderboard = self.gradescope(header)
+        self.provided = self.provides(header)
+        if "provided_wins" in header:
+            self.provided_wins = self.boolean(header, "provided_wins", True)
         self.due = self.date(header, "due")
         title = str(header.get("title", ""))
         language = header.get("language", "en")
@@ -370,6 +437,41 @@ class _SheetReader:
             elif name not in names:
                 names.append(name)
         return names
+
+    def provides(self, header) -> list[Provided]:
+        """The course's ``provides``: Python files beside this task file (paths relative to
+        it), each a module every submission may import."""
+        raw = header.get("provides")
+        if raw is None:
+            return []
+        if not isinstance(raw, LocatedList):
+            self.problem(header.line_of("provides"), "'provides' lists the course's own "
+                         "modules, paths relative to this task file, e.g. [utils.py]")
+            return []
+        modules = []
+        for index, text in enumerate(raw):
+            line = raw.line_of(index)
+            path = Path(self.file).parent / str(text)
+            name = path.name[:-3] if path.name.endswith(".py") else ""
+            if not isinstance(text, str) or not name.isidentifier():
+                self.problem(line, f"{text!r} is not a Python module's file; 'provides' lists "
+                             "files such as utils.py (relative to this task file)")
+                continue
+            try:
+                source = path.read_text(encoding="utf-8")
+                compile(source, str(path), "exec", dont_inherit=True)
+            except (OSError, UnicodeDecodeError) as error:
+                self.problem(line, f"{text}: cannot read the module ({error}); the path is "
+                             "relative to this task file")
+                continue
+            except SyntaxError as error:
+                self.problem(line, f"{path}:{error.lineno}: {error.msg}")
+                continue
+            if any(module.name == name for module in modules):
+                self.problem(line, f"{name}.py is listed twice")
+                continue
+            modules.append(Provided(name, source, str(path), text, self.file, line))
+        return modules
 
     def gradescope(self, header) -> list[LeaderboardColumn]:
         """The course's ``gradescope: {leaderboard: [...]}``: the leaderboard's columns (their
@@ -569,7 +671,9 @@ class _SheetReader:
                                           file=self.file, problems=self.problems,
                                           convention=convention, evaluation=evaluation,
                                           references={f: dict(references).get(f, f)
-                                                      for f in functions})
+                                                      for f in functions},
+                                          players=self.players_cycle(raw, game, game_spec),
+                                          warnings=self.warnings)
         task_checks = self.checks(raw, context, visibility)
         if evaluation is not None and not any(
                 hasattr(check_kinds.KINDS[c.kind], "series") for c in task_checks):
@@ -586,6 +690,23 @@ class _SheetReader:
                     references=tuple(sorted(references.items())), limits=task_limits,
                     checks=tuple(task_checks), pins=pins, due=self.due,
                     convention=convention, heuristic=heuristic, evaluation=evaluation)
+
+    def players_cycle(self, raw, game, game_spec) -> tuple | None:
+        """The task's cycle of players: its tree's, or (a task without a game, for random
+        trees) as its ``players:`` names it (MAX, then MIN or CHANCE); None where it names
+        none."""
+        if game == "tree" and game_spec is not None:
+            players = json.loads(game_spec).get("players")
+            return tuple(players) if players else None
+        players = raw.get("players")
+        if game != "none" or players is None:
+            return None
+        if (not isinstance(players, list) or len(players) < 2 or players[0] != "MAX"
+                or any(p not in PLAYERS[1:] for p in players[1:])):
+            self.problem(raw.line_of("players"), "players is the cycle of players by depth: "
+                         "MAX first, then MIN or CHANCE, e.g. [MAX, MIN, MIN]")
+            return None
+        return tuple(players)
 
     def evaluation(self, raw) -> str | None:
         """The task's ``evaluation: module.function``: the student's own heuristic, which the
@@ -1165,7 +1286,8 @@ class _SheetReader:
         if module.KIND in refused:
             self.problem(item.line_of("kind"), f"a {module.KIND} check cannot judge the "
                          f"{context.convention} convention (its functions return "
-                         f"{'no value' if context.convention == 'multi-agent' else 'no action'})")
+                         f"{'the action alone, no value' if context.convention in ACTION_ONLY else 'no action'}"
+                         "); judge the action, the visited nodes, their count or the horizon")
             return []
         if not fitting and functions:
             self.problem(item.line_of("kind"), f"a {module.KIND} check does not apply to "
@@ -1200,8 +1322,11 @@ class _SheetReader:
 
 
 # Check kinds a convention cannot support: its functions return no value, or no action.
-REFUSED = {"multi-agent": ("value", "hygiene"),
-           "negamax-sign": ("action", "hygiene")}
+REFUSED = {"multi-agent": ("value",),
+           "negamax-sign": ("action", "hygiene"),
+           "aima": ("value",)}
+# Conventions whose searches return the action alone.
+ACTION_ONLY = ("multi-agent", "aima")
 
 
 def _freeze(value):

@@ -161,7 +161,7 @@ class SubmissionGrader:
             result = grade_submission(context.plan, context.answers, self.runner.intact(),
                                       staged.folder, context.budget, context.level,
                                       student=submission.student, workdir=self.temporary)
-            result.display, result.notes = submission.display, notes
+            result.display, result.notes = submission.display, notes + result.notes
             if staged.problem:
                 result.problem = ("submission.archive" if submission.kind == "archive"
                                   else "submission.unusable")

@@ -60,15 +60,25 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
             return game.utility(node, game.to_move(node))
         return game.utility(node, player)
 
-    def initial(maximizing):
-        if mistake == "init-zero":
+    def initial(maximizing, at_root=False):
+        if mistake == "init-zero" or (mistake == "init-zero-max" and maximizing
+                                      and not at_root):
             return 0
         if mistake == "init-finite":
             return -FINITE_INFINITY if maximizing else FINITE_INFINITY
         return -inf if maximizing else inf
 
     def value(node, alpha, beta, remaining, at_root, ply=0):
-        if game.is_terminal(node):
+        # No terminal test in Max-Value, or one of the root where the node is meant
+        # (`game.terminal_test(state)` in `max_value(s)`, Pacman's `gameState.isWin()`): a
+        # terminal node is searched on, and having no actions keeps its starting value
+        if mistake == "root-terminal-test":
+            terminal = game.is_terminal(state)
+        elif mistake == "no-terminal-test-max" and game.to_move(node) == player:
+            terminal = False
+        else:
+            terminal = game.is_terminal(node)
+        if terminal:
             return leaf_value(node), None
         if remaining == 0:
             return game.evaluate(node, player), None
@@ -82,7 +92,9 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
             maximizing = ply % 2 == 0
         elif mistake == "swap-min-max":
             maximizing = not maximizing
-        best, best_action = initial(maximizing), None
+        elif mistake == "root-minimises" and at_root:
+            maximizing = False       # min(game.actions(state), key=...) at the root only
+        best, best_action = initial(maximizing, at_root), None
         actions = _ordered(game.actions(node), mistake)
         for action in actions:
             child = game.result(node, action)
@@ -107,6 +119,19 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
                     best_action = action
             if not pruning:
                 continue
+            if mistake in ("strict-cut-max", "strict-cut-min"):
+                # AIMA's form: the value against the other side's bound (`if v >= beta:
+                # return v`), then the own bound raised; one side cuts only on `>` / `<`
+                strict = not cut_on_equality or (mistake == "strict-cut-max") == maximizing
+                if maximizing:
+                    if best > beta or (not strict and best == beta):
+                        break
+                    alpha = max(alpha, best)
+                else:
+                    if best < alpha or (not strict and best == alpha):
+                        break
+                    beta = min(beta, best)
+                continue
             if mistake == "wrong-side-cut":
                 # Max-Value tests `v <= α` (Min-Value `v >= β`) before updating its bound,
                 # where it should test `v >= β` (`v <= α`)
@@ -126,6 +151,11 @@ def minimax_family(game, state, depth=None, prune_on_equality=True, *, pruning=T
                 if mistake == "continue-not-break":
                     continue
                 break
+        if (at_root and best_action is None and actions and not pruning
+                and mistake in ("no-terminal-test-max", "root-terminal-test")):
+            # every child worth −∞: the textbook's minimax root, max(actions, key=...),
+            # still picks the first action (its alpha-beta root, `if v > best_score`, none)
+            best_action = actions[0]
         return best, best_action
 
     return value(state, -inf, inf, depth, True)
@@ -362,8 +392,12 @@ def quiescence_family(game, state, depth, prune_on_equality=True, *, mistake=Non
 
 MINIMAX_MISTAKES = ("swap-min-max", "init-zero", "init-finite", "no-alternation",
                     "strict-alternation", "utility-side-to-move", "last-action", "one-ply",
-                    "reverse-children")
+                    "reverse-children",
+                    # the textbook's code (AIMA's games.py) and the Pacman project's agents
+                    "root-minimises", "init-zero-max", "no-terminal-test-max",
+                    "root-terminal-test")
 ALPHABETA_MISTAKES = MINIMAX_MISTAKES + (
+    "strict-cut-max", "strict-cut-min",
     "strict-cut", "equality-cut", "alpha-never-raised", "window-not-passed",
     "alpha-beta-swapped", "continue-not-break", "cut-before-record", "root-no-alpha",
     "wrong-side-cut", "depth-ignored", "depth-off-by-one", "horizon-early",

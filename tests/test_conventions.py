@@ -12,6 +12,7 @@ FAULTY = {
     "negamax-sign": ("ohne-negation", "Value", "no-negation"),
     "multi-agent": ("gleichheit", "AlphaBetaAgent", "equality-cut"),
     "multi-player": ("abwechselnd", "expectimax", "chance-as-min"),
+    "aima": ("tiefe-null", "alphabeta_search", "depth-off-by-one"),
 }
 
 
@@ -54,6 +55,25 @@ def test_conventions_that_return_no_value_or_no_action_refuse_such_checks(tmp_pa
         "    game: tree\n    tree: {A: {B: [1], C: [2]}}\n    functions: [MinimaxAgent]\n"
         "    checks: [{kind: value}]\n")
     with pytest.raises(TaskFileError, match=r"t.yaml:8: a value check cannot judge"):
+        load_course(tmp_path / "t.yaml")
+
+
+def test_agents_that_return_the_action_alone_get_hygiene_checks(grade):
+    course = load_course(CONVENTIONS / "multi-agent" / "hygiene.yaml")
+    result = grade(CONVENTIONS / "multi-agent" / "korrekt", course)
+    assert [v.check.kind for v in result.verdicts] == ["hygiene", "hygiene"]
+    assert result.score == result.max_score
+
+
+def test_the_aima_convention_refuses_a_value_check_and_says_why(tmp_path):
+    from grader.tasks import TaskFileError
+    (tmp_path / "t.yaml").write_text(
+        "tasks:\n  - id: t\n    convention: aima\n    game: tree\n"
+        "    tree: {A: {B: [1], C: [2]}}\n    functions: [minmax_decision]\n"
+        "    checks: [{kind: action}, {kind: value}]\n")
+    with pytest.raises(TaskFileError, match=r"t.yaml:7: a value check cannot judge the aima "
+                       r"convention \(its functions return the action alone, no value\); "
+                       r"judge the action, the visited nodes, their count or the horizon"):
         load_course(tmp_path / "t.yaml")
 
 
@@ -169,14 +189,23 @@ def _feedback(result, course):
     return str(student_view(result, course, Catalogue("en"), html=False))
 
 
-def test_an_import_of_a_package_the_course_does_not_provide_is_named_as_such(grade):
+def test_a_package_the_course_does_not_provide_is_named_with_the_line_that_uses_it(grade):
     course = load_course(MULTI_AGENT / "tasks.yaml")
     result = grade(MULTI_AGENT / "fremdes-paket", course)
     assert result.score == 0
-    assert {v.reason for v in result.verdicts} == {"call.import-error"}
-    assert {v.facts["package"] for v in result.verdicts} == {"pandas"}
-    assert ("multiAgents.py cannot be loaded (line 4): import pandas: this course does not "
+    minimax = [v for v in result.verdicts if v.check.function == "MinimaxAgent"]
+    assert {(v.reason, v.facts["package"], v.facts["used"], v.facts["line"])
+            for v in minimax} == {("item.error", "pandas", "pandas.Series", 29)}
+    assert ("Your function uses pandas.Series (multiAgents.py, line 29): this course does not "
             "provide the package pandas (it provides: numpy).") in _feedback(result, course)
+
+
+def test_an_unused_import_of_a_package_the_course_does_not_provide_loads(grade):
+    """An editor's auto-import nobody uses (pkg_resources) loads, as the project's own
+    autograder loads it; an import guarded by `except ImportError` keeps its fallback."""
+    course = load_course(MULTI_AGENT / "tasks.yaml")
+    result = grade(MULTI_AGENT / "unbenutzter-import", course)
+    assert [(v.check.id, v.reason) for v in result.verdicts if not v.passed] == []
 
 
 def test_numpy_is_out_of_reach_when_the_course_does_not_provide_it(grade):
@@ -184,9 +213,9 @@ def test_numpy_is_out_of_reach_when_the_course_does_not_provide_it(grade):
     course = replace(load_course(MULTI_AGENT / "tasks.yaml"), packages=())
     result = grade(MULTI_AGENT / "echt", course)
     assert {(v.reason, v.facts.get("package")) for v in result.verdicts} == {
-        ("call.import-error", "numpy")}
-    assert ("import numpy: this course does not provide the package numpy (it provides: "
-            "none).") in _feedback(result, course)
+        ("item.error", "numpy")}
+    assert ("Your function uses numpy.array (multiAgents.py, line 56): this course does not "
+            "provide the package numpy (it provides: none).") in _feedback(result, course)
 
 
 def test_a_stand_in_used_during_the_search_says_it_is_a_stand_in(grade):

@@ -102,6 +102,11 @@ def test_asking_the_root_instead_of_the_current_state_whether_it_is_lost_is_caug
     assert failed == {"MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent"}
     for verdict in result.verdicts:
         assert verdict.facts["example"]["nodes"] <= 10
+    # named as what it is, never as swapped min and max or players that do not alternate; the
+    # agents that crash on a terminal state (returning None) are named as nothing
+    assert {v.check.function: tuple(v.facts.get("diagnosis") or ())
+            for v in result.verdicts} == {"AlphaBetaAgent": ("root-terminal-test",),
+                                          "MinimaxAgent": (), "ExpectimaxAgent": ()}
 
 
 def test_a_multi_agent_random_tree_check_needs_no_fixed_tree(tmp_path):
@@ -135,3 +140,21 @@ def test_a_pacman_style_counterexample_reads_back_as_a_tree_test(agents_course, 
     out = tmp_path / "back.yaml"
     assert main(["import-trees", str(tmp_path), "--out", str(out)]) == 0
     assert main(["validate", str(out)]) == 0, "the same action and generated states"
+
+
+def test_random_trees_draw_the_tasks_number_of_agents_and_warn_where_asked_for_others():
+    course = load_course(FOLDER / "two-agents.yaml")
+    own, other = (next(c for c in course.tasks[0].checks if c.id == f"one-ghost/MinimaxAgent/{k}")
+                  for k in ("random-trees", "random-trees-2"))
+    assert {tuple(t["players"]) for t in trees_of(own)} == {("MAX", "MIN")}
+    assert {len(t["players"]) for t in trees_of(other)} == {2, 3, 4}
+    assert [(w.line, w.message) for w in course.warnings] == [
+        (12, "agents [1, 3] draws trees with 2 to 4 agents, but this task's players (MAX, MIN) "
+             "are 2; leave agents out to draw only 2-agent trees")]
+
+
+def test_validate_prints_the_warning_with_file_and_line(capsys):
+    from grader.cli import main
+    assert main(["validate", str(FOLDER / "two-agents.yaml"), "--no-cache"]) == 0
+    assert "warning: " + str(FOLDER / "two-agents.yaml") + ":12: agents [1, 3]" in \
+        capsys.readouterr().err

@@ -87,3 +87,54 @@ def test_unnamed_parameters_are_told_plainly(grade, course):
     assert ("Your function's signature alphabeta(game, state, a, b, d) differs from the task's "
             "alphabeta(game, state, depth)") in text
     assert catalogue.lookup("mistake.depth-ignored") not in text
+
+
+def state_first(state, game):
+    pass
+
+
+def game_first(game, state):
+    pass
+
+
+def pacman_style(gameState, depth):
+    pass
+
+
+def unnamed(a, b):
+    pass
+
+
+@pytest.mark.parametrize("function, default, first, told", [
+    (game_first, "game", "game", True),
+    (state_first, "game", "state", True),
+    (state_first, "state", "state", True),
+    (game_first, "state", "game", True),
+    (pacman_style, "game", "state", True),
+    (unnamed, "game", "game", False),
+    (unnamed, "state", "state", False),
+])
+def test_the_order_of_game_and_state_is_read_from_the_names(function, default, first, told):
+    from grader.conventions.signature import order
+    assert order(function, default) == (first, told)
+
+
+def test_a_swapped_or_unclear_order_is_reported():
+    from grader.conventions.signature import describe
+    assert describe(game_first, "minimax", (), "game") is None
+    assert describe(state_first, "minimax", (), "game") == {
+        "student": "minimax(state, game)", "expected": "minimax(game, state)",
+        "adapted": True, "swapped": True, "bounds": False}
+    assert describe(game_first, "minmax_decision", (), "state")["expected"] == \
+        "minmax_decision(state, game)"
+    unclear = describe(unnamed, "minimax", (2,), "game")
+    assert unclear["unclear"] and unclear["expected"] == "minimax(game, state, depth)"
+    text = Catalogue("en").text("signature.unclear", **unclear)
+    assert text == ("Your function's parameters minimax(a, b) do not say which is the game and "
+                    "which the state; it was called as minimax(game, state, depth).")
+
+
+def test_the_state_before_the_game_is_called_as_written(grade):
+    """minimax(state, game), as AIMA's games.py orders them, in the default convention."""
+    result = grade(SIGNATURES / "zustand-zuerst")
+    assert [(v.check.id, v.reason) for v in result.verdicts if not v.passed] == []

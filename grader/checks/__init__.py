@@ -46,9 +46,16 @@ class TaskContext:
     convention: str = "game"
     references: dict = field(default_factory=dict)   # function -> model solution
     evaluation: str | None = None     # the task's "module.function" of the student's heuristic
+    players: tuple | None = None      # the task's players cycle, where it names one
+    warnings: list = field(default_factory=list)   # Problems that do not stop the course
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
+
+    def warn(self, line: int, message: str) -> None:
+        """Something a course may mean, but should know of: ``grader validate`` and ``grader
+        grade`` print it as ``warning: file:line: ...``."""
+        self.warnings.append(Problem(self.file, line, message))
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ horizons meet the same search), ``time_limit`` (seconds for all trees together),
 the same trees and horizons everywhere, so a failure can be reproduced; the feedback shows
 the smallest tree that fails, with its horizon.
 
-Trees fit the task's calling convention: for ``multi-agent`` each tree has its own number of
-MIN agents (``agents: [1, 3]``), its depth counts rounds of all agents, its leaves are win or
+Trees fit the task's calling convention: for ``multi-agent`` each tree has the task's number
+of MIN agents (its ``players``; without them, or with ``agents: [1, 3]``, a number drawn per
+tree: ``validate`` warns where that differs from the task's players), its depth counts rounds of all agents, its leaves are win or
 lose states at any depth, and the search depth (rounds, as the agents' ``depth``) is
 ``search_depth`` or, without it, enough rounds to reach every leaf; alpha-beta agents are
 judged, as the Pacman project's autograder does, by their action and the set of states they
@@ -71,15 +72,28 @@ def parse_options(item, context, line):
         trees = 200
     shape = Shape()
     multi_agent = context.convention == MULTI_AGENT
+    # the task's own number of agents after MAX (its players: [MAX, MIN, MIN] has two)
+    players = tuple(context.players or ())
+    opponents = len(players) - 1 if players else None
     if multi_agent:  # depth counts rounds of up to four agents: smaller defaults
-        shape = Shape(branching=(1, 3), depth=(1, 2), agents=(1, 3))
+        shape = Shape(branching=(1, 3), depth=(1, 2),
+                      agents=(opponents, opponents) if opponents else (1, 3))
     elif "agents" in item:
         context.problem(item.line_of("agents"), "agents is the range of MIN agents of "
                         "multi-agent trees; this task's convention is "
                         f"{context.convention}")
+    elif players and players != ("MAX", "MIN"):
+        context.warn(line, f"random trees are two-player trees (MAX, MIN, alternating), but "
+                     f"this task's players are {', '.join(players)}: the trees do not judge "
+                     "that cycle of players")
     branching = _range(item, "branching", shape.branching, context, 1, 8)
     depth = _range(item, "depth", shape.depth, context, 1, 8)
     agents = _range(item, "agents", shape.agents, context, 1, 5) if multi_agent else None
+    if multi_agent and opponents and "agents" in item and agents != (opponents, opponents):
+        context.warn(item.line_of("agents"), f"agents {list(agents)} draws trees with "
+                     f"{agents[0] + 1} to {agents[1] + 1} agents, but this task's players "
+                     f"({', '.join(players)}) are {opponents + 1}; leave agents out to draw "
+                     f"only {opponents + 1}-agent trees")
     values = _range(item, "values", shape.values, context, -10**15, 10**15)
     ties, leaf_share = item.get("ties", shape.ties), item.get("leaf_share", shape.leaf_share)
     chains = item.get("chains", shape.chains)

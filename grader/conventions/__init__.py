@@ -18,19 +18,25 @@ One module per convention, registered in ``CONVENTIONS``; each provides
   ``evaluation.evaluate`` as the game's heuristic (``play.py``, ``grader/play/``);
 * ``multi-agent``: agent classes with ``getAction(gameState)`` in the style of the Pacman
   multi-agent project (``standins/`` provides the ``util``, ``game`` and ``pacman`` modules
-  such files import).
+  such files import);
+* ``aima``: the searches of AIMA's ``games.py``, ``minmax_decision(state, game)`` and the
+  like, returning the action, with AIMA's ``Game`` methods and its cutoff depth
+  (``aima.py``; ``standins/`` provides the ``games`` and ``utils`` modules such files import).
+
+A module nothing provides, imported by the student's code and never used, loads as a stand-in
+(``absent.py``).
 
 Standard library and ``grader.games`` only; never imports ``reference``.
 """
 
 import os
 
-from . import game, helpers, multi_agent, negamax_sign, ordering, plain, play
+from . import aima, game, helpers, multi_agent, negamax_sign, ordering, plain, play
 
 CONVENTIONS = {"game": game.call, "plain": plain.call, "helpers": helpers.call,
                "negamax-sign": negamax_sign.call, "multi-agent": multi_agent.call,
                "ordering": ordering.call,
-               "play": play.call}
+               "play": play.call, "aima": aima.call}
 # Conventions whose call the runner can describe when a student's signature differs.
-SIGNATURE_REPORTS = {"game": game.signature_report}
+SIGNATURE_REPORTS = {"game": game.signature_report, "aima": aima.signature_report}
 STANDINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins")

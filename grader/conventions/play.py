@@ -25,7 +25,7 @@ import importlib
 import os
 
 from ..games import make_rules
-from .signature import fit
+from .signature import arranged, fit
 
 
 class PlayingGame:
@@ -112,4 +112,4 @@ def call(module, name, item, args):
     state = position(rules, item["moves"])
     function = getattr(module, name)
     arguments, _ = fit(function, name, args)
-    return chosen_action(function(game, state, *arguments)), None
+    return chosen_action(function(*arranged(function, "game", game, state), *arguments)), None

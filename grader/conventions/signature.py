@@ -9,6 +9,12 @@ they say which is α, β and the depth, the call is made with α = -inf, β = +i
 depth (None: search to the end); when they do not, the call is made as the task says, and the
 report tells the student plainly that the signature differs.
 
+The game and the state are told apart the same way: ``order`` reads the first two
+parameters' names, so that ``minimax(state, game)`` (the order of AIMA's ``games.py``) is called
+as it is written in the ``game`` convention, and ``alpha_beta_player(game, state)`` in the
+``aima`` convention; where the names do not say (``minimax(a, b)``), the call is made in the
+convention's order and the report says so.
+
 Standard library only; never imports ``reference``.
 """
 
@@ -21,6 +27,10 @@ _BETA = re.compile(r"^(beta|β|b_?max|upper|hi)$", re.IGNORECASE)
 _DEPTH = re.compile(r"^(depth|d|max_?depth|depth_?limit|limit|tiefe|t|ply|plies|remaining)$",
                     re.IGNORECASE)
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+# The names of a game and of a state (a Pacman project's "gameState" is a state).
+_GAME = re.compile(r"^(game|g|spiel|problem|env|environment|rules|gm)$", re.IGNORECASE)
+_STATE = re.compile(r"^(state|s|st|node|n|position|pos|board|root|current|current_?state|"
+                    r"game_?state|zustand|knoten|stellung|brett)$", re.IGNORECASE)
 
 
 def _role(name):
@@ -66,3 +76,56 @@ def fit(function, name, args):
     if args and "depth" not in roles[:len(fitted)]:  # nowhere to put the task's depth
         return args, {"student": student, "expected": expected, "adapted": False}
     return tuple(fitted), {"student": student, "expected": expected, "adapted": True}
+
+
+def order(function, default: str = "game") -> tuple[str, bool]:
+    """``(first, told)``: which of the game and the state ``function`` takes first (``"game"``
+    or ``"state"``), by its first two parameters' names, and whether the names told; where
+    they do not (no names, both or neither recognised), the convention's ``default``."""
+    try:
+        parameters = [p for p in inspect.signature(function).parameters.values()
+                      if p.kind in _POSITIONAL][:2]
+    except (TypeError, ValueError):
+        return default, False
+    if len(parameters) < 2:
+        return default, False
+    roles = [("game" if _GAME.match(p.name) else None) or ("state" if _STATE.match(p.name)
+                                                          else None) for p in parameters]
+    if roles[0] == roles[1]:              # neither, or both alike: the names do not say
+        return default, False
+    if roles[0] is not None:
+        return roles[0], True
+    return ("state" if roles[1] == "game" else "game"), True
+
+
+def arranged(function, default: str, game, state) -> tuple:
+    """The game and the state in the order ``function``'s names give (``order``)."""
+    first, _ = order(function, default)
+    return (game, state) if first == "game" else (state, game)
+
+
+def describe(function, name, args, default: str = "game", report=None):
+    """``report`` (``fit``'s, or None) with how the order of the game and the state differs
+    from the convention's: ``swapped`` where the names put the state first (or, in a
+    convention that puts it first, the game), ``unclear`` where they do not say; None when
+    nothing differs."""
+    first, told = order(function, default)
+    if first == default and told:
+        return report
+    head = "game, state" if default == "game" else "state, game"
+    try:
+        names = [p.name for p in inspect.signature(function).parameters.values()
+                 if p.kind in _POSITIONAL]
+    except (TypeError, ValueError):
+        return report
+    bounds = bool(report and report.get("adapted"))
+    report = dict(report or {"student": f"{name}({', '.join(names)})",
+                             "expected": f"{name}({head}{', depth' if args else ''})",
+                             "adapted": True})
+    report["expected"] = report["expected"].replace("game, state", head, 1)
+    if first != default:
+        report["swapped"] = True
+        report["bounds"] = bounds
+    if not told:
+        report["unclear"] = True
+    return report

@@ -39,7 +39,8 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         sentences = []
         signature = verdict.facts.get("signature")
         if signature:
-            sentences.append(render("signature.adapted" if signature.get("adapted")
+            sentences.append(render("signature.unclear" if signature.get("unclear") else
+                                    "signature.adapted" if signature.get("adapted")
                                     else "signature.differs", **signature))
             named = ("signature",) + named
         if verdict.facts.get("diagnosis"):
@@ -167,6 +168,20 @@ def place_diagnoses(tasks: list, catalogue: Catalogue, html: bool, once: bool) -
                 check["message"] = check["message"] + " " + render("diagnosis.see_first", **first)
 
 
+# Notes that say which of the student's files were graded under which name: said once at the
+# top of the student's own page too (the others are the instructor's).
+STUDENT_NOTES = ("case-renamed", "subfolder", "inner-archive", "function-case",
+                 "provided-kept", "provided-own")
+
+
+def arranged_notes(result, catalogue: Catalogue, html: bool) -> list:
+    """The messages of the notes in ``STUDENT_NOTES`` (a file graded under the name the task
+    gives it, a sub-folder graded, a course module used instead of the student's)."""
+    render = catalogue.html if html else catalogue.text
+    return [render(f"note.{note.key}", **note.facts)
+            for note in getattr(result, "notes", ()) if note.key in STUDENT_NOTES]
+
+
 def quiescence_rule(task) -> dict | None:
     """A quiescence task's rule from its game spec (``noisy``, ``extension``), or None."""
     game_spec = getattr(task, "game_spec", None)
@@ -222,6 +237,7 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
     place_diagnoses(tasks, catalogue, html, once=group)
     return {"student": result.student, "display": result.display or result.student,
             "course": course.title, "tasks": tasks, "notes": page_notes,
+            "arranged": arranged_notes(result, catalogue, html),
             "score": result.score, "max_score": result.max_score,
             "output": output_view(result.output, for_student), "isolation": result.isolation,
             "seconds": result.seconds, "problem": result.problem,

@@ -113,6 +113,9 @@ def describe_exception(error, student_dir):
     package = missing_package(error)
     if package is not None:
         details.update(package=package[:MAX_TEXT], provided=list(PROVIDED))
+        used = getattr(error, "grader_used", None)  # a stand-in's name used (conventions/absent.py)
+        if isinstance(used, str):
+            details["used"] = str.__str__(used)[:MAX_TEXT]
     if isinstance(error, STANDIN_ERRORS):
         details["standin"] = str(error.standin)[:MAX_TEXT]
     return details
@@ -129,6 +132,17 @@ class Runner:
         self.signature_reports = SIGNATURE_REPORTS
         self.standins = STANDINS
         self.modules = {}
+        self.provided = None   # the course's modules' finder, once a request brings them
+
+    def provide(self, request):
+        """Installs the modules the course provides (``conventions/provided.py``), first on
+        the import path, once: the parent sends them with every load request."""
+        modules = request.get("provided")
+        if modules and self.provided is None:
+            from grader.conventions.provided import ProvidedFinder
+            self.provided = ProvidedFinder(modules, request.get("provided_wins") is not False,
+                                           self.student_dir)
+            sys.meta_path.insert(0, self.provided)
 
     def load(self, name):
         """The student's module, or a failure reply."""
@@ -158,6 +172,7 @@ class Runner:
 
     def handle(self, request):
         op = request.get("op")
+        self.provide(request)
         if op == "load":
             outcome = self.load(request["module"])
             return {"status": outcome["status"], "error": outcome.get("error")}
@@ -167,17 +182,24 @@ class Runner:
         if loaded["status"] != "ok":
             return {"status": loaded["status"], "error": loaded.get("error")}
         module = loaded["module"]
-        function = getattr(module, request["function"], None)
+        name = request["function"]
+        function = getattr(module, name, None)
+        found = None
         if not callable(function):
-            return {"status": "missing-function",
-                    "error": {"module": request["module"], "function": request["function"],
-                              "file": request["module"] + ".py"}}
+            found = alike_in_case(module, name)
+            if found is None:
+                return {"status": "missing-function",
+                        "error": {"module": request["module"], "function": name,
+                                  "file": request["module"] + ".py"}}
+            name = found
         convention = self.conventions[request["convention"]]
         reply = {"status": "ok"}
+        if found is not None:
+            reply["found"] = str.__str__(found)[:MAX_TEXT]
         describe = self.signature_reports.get(request["convention"])
         if describe is not None:
             try:
-                report = describe(module, request["function"], request["args"])
+                report = describe(module, name, request["args"])
             except BaseException:  # a student's __signature__ that raises: call as the task says
                 report = None
             if report is not None:
@@ -185,13 +207,24 @@ class Runner:
         items = []
         for item in request["items"]:
             try:
-                returned, log = convention(module, request["function"], item, request["args"])
+                returned, log = convention(module, name, item, request["args"])
                 items.append({"status": "ok", "returned": plain(returned), "log": log})
             except BaseException as error:  # the student's exception, recursion, sys.exit
                 items.append({"status": "error",
                               "error": describe_exception(error, self.student_dir)})
         reply["items"] = items
         return reply
+
+
+def alike_in_case(module, name):
+    """The one callable of ``module`` whose name differs from ``name`` only in case (a
+    student's ``MiniMax`` for the task's ``minimax``), or None where there is none or more."""
+    try:
+        names = [key for key, value in vars(module).items() if type(key) is str
+                 and key.casefold() == name.casefold() and callable(value)]
+    except BaseException:   # a module whose namespace is not a plain dict
+        return None
+    return names[0] if len(names) == 1 else None
 
 
 def apply_limits(limits):
@@ -316,6 +349,9 @@ def main(argv):
         PROVIDED[:] = [n for n in options.get("--provides", "").split(",") if n]
     # Last, so that a student's own util.py or game.py wins over the stand-ins.
     sys.path.append(runner.standins)
+    # After every real finder: a module nothing provides, imported and never used, loads.
+    from grader.conventions.absent import AbsentFinder
+    sys.meta_path.append(AbsentFinder(runner.student_dir))
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
     replies = os.fdopen(reply_fd, "w", encoding="utf-8")
     for line in requests:
