@@ -327,7 +327,8 @@ def summary(game: dict) -> dict:
     detail = game["detail"]
     kept = {key: detail[key] for key in ("type", "message", "file", "line", "seconds",
                                          "detail", "module", "function", "action", "legal",
-                                         "wall", "wall_seconds")
+                                         "wall", "wall_seconds", "idle_seconds",
+                                         "between_seconds")
             if key in detail}
     if "action" in kept:    # as JSON, so that the column "3" (a string) does not read as 3
         kept["action"] = canonical(kept["action"])
