@@ -176,6 +176,30 @@ def test_a_cgroup_freezes_its_processes_and_a_frozen_one_is_killed(freezer):
     assert not any(path.exists() for path in group.paths)
 
 
+@needs_cgroups
+@pytest.mark.parametrize("freezer", ["v1", None])
+def test_a_frozen_group_left_behind_by_a_killed_grader_is_removed(monkeypatch, freezer):
+    from grader.sandbox import isolation
+    gone = subprocess.Popen(["true"])
+    gone.wait()                                   # its pid names the group: a dead grader's
+    monkeypatch.setattr(isolation, "OWNER", gone.pid)
+    group = Cgroup.create(ResourceLimits(), freezer=freezer)
+    if group is None or not group.can_freeze:
+        pytest.skip(f"no cgroup freezer {freezer or 'v2'} here")
+    process = subprocess.Popen(group.wrap([sys.executable, "-c", "while True: pass"]),
+                               start_new_session=True)
+    try:
+        while not group.pids():
+            time.sleep(0.01)
+        assert group.freeze()
+        monkeypatch.setattr(isolation, "OWNER", None)
+        removed = isolation.remove_stale_cgroups()
+        assert set(group.paths) <= set(removed)
+        process.wait(timeout=10)                  # killed, although it was frozen
+    finally:
+        group.remove()
+
+
 @pytest.mark.parametrize("freeze_with", [None, "signals"])
 def test_a_frozen_player_is_killed_cleanly_and_leaves_nothing(student, freeze_with):
     helper = student(PLAYERS / "hilfsprozess", freeze_with, depth=2)

@@ -236,13 +236,15 @@ class Cgroup:
         self.was_frozen = False           # whether it may be frozen now (to thaw on kill)
 
     @classmethod
-    def left_behind(cls, path: Path) -> "Cgroup":
-        """A group found on disk (of a grader that was killed): its freezer and its v2 part
-        read from its files, as if it were frozen."""
-        unified = path if (path / "cgroup.kill").exists() else None
-        freezer = next((path / name for name in ("cgroup.freeze", "freezer.state")
+    def left_behind(cls, paths: list[Path]) -> "Cgroup":
+        """A group found on disk (of a grader that was killed), its folders in every
+        hierarchy: its freezer and its v2 part read from their files, as if it were
+        frozen."""
+        unified = next((path for path in paths if (path / "cgroup.kill").exists()), None)
+        freezer = next((path / name for path in paths
+                        for name in ("cgroup.freeze", "freezer.state")
                         if (path / name).exists()), None)
-        group = cls([path], unified=unified, freezer=freezer)
+        group = cls(list(paths), unified=unified, freezer=freezer)
         group.was_frozen = freezer is not None
         return group
 
@@ -474,16 +476,19 @@ def owner_pid() -> int:
 def remove_stale_cgroups() -> list[Path]:
     """Remove the cgroups of grading processes that no longer run (e.g. killed with SIGKILL):
     a later run, or a test that counts cgroups, must not trip over them.  Their processes are
-    killed first; cgroups of living graders are left alone."""
+    killed first; cgroups of living graders are left alone.  A group's folders in all
+    hierarchies go together: its processes, frozen in one of them, die only once thawed."""
     removed = []
     root = Path("/sys/fs/cgroup")
+    groups: dict[str, list[Path]] = {}
     for path in [*root.glob(f"{Cgroup.PREFIX}*"), *root.glob(f"*/{Cgroup.PREFIX}*")]:
-        owner = path.name[len(Cgroup.PREFIX):].split("-", 1)[0]
+        groups.setdefault(path.name, []).append(path)
+    for name, paths in groups.items():
+        owner = name[len(Cgroup.PREFIX):].split("-", 1)[0]
         if owner.isdigit() and alive(int(owner)):
             continue
-        Cgroup.left_behind(path).remove()
-        if not path.exists():
-            removed.append(path)
+        Cgroup.left_behind(paths).remove()
+        removed += [path for path in paths if not path.exists()]
     return removed
 
 
