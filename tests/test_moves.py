@@ -23,7 +23,7 @@ import pytest
 from grader.play import Limits, SandboxedPlayer, baseline, play_game, play_pair
 from grader.play.players import MOVE_IDLE_SECONDS
 from grader.sandbox.isolation import Cgroup, ResourceLimits, cgroups_work
-from grader.sandbox.launcher import _state
+from grader.sandbox.launcher import process_state
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = Path(__file__).resolve().parent / "data" / "play"
@@ -55,7 +55,7 @@ def student(child_script):
 
 def stopped(pid: int) -> bool:
     """Whether ``pid`` is stopped, or gone (a zombie waiting for init is gone)."""
-    return _state(pid) in (None, "T", "t", "Z", "X")
+    return process_state(pid) in (None, "T", "t", "Z", "X")
 
 
 class Watching:
@@ -80,7 +80,7 @@ class Watching:
         time.sleep(self.pause)
         used = self.student.cpu_used() - before
         kernel = child.cgroup.frozen() if child.frozen == "cgroup" else \
-            all(stopped(pid) for pid in child._processes())
+            all(stopped(pid) for pid in child.processes())
         self.seen.append({"how": child.frozen, "kernel": kernel, "used": used})
         return self.inner.choose(spec, moves, state, limit)
 
@@ -208,7 +208,7 @@ def test_a_frozen_player_is_killed_cleanly_and_leaves_nothing(student, freeze_wi
     child = helper.run.child
     assert child.frozen == (freeze_with or ("cgroup" if child.cgroup is not None
                                             and child.cgroup.can_freeze else "signals"))
-    pids = child._processes()
+    pids = child.processes()
     assert len(pids) >= 2                         # the player and its helper
     paths = list(child.cgroup.paths) if child.cgroup is not None else []
     helper.close()

@@ -134,7 +134,7 @@ def _process_table() -> tuple[dict[int, list[int]], dict[int, float]]:
     return parents, times
 
 
-def _state(pid: int) -> str | None:
+def process_state(pid: int) -> str | None:
     """The one-letter state of process ``pid`` (``T``: stopped), or None if it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
@@ -150,7 +150,7 @@ def stop_processes(find, passes: int = 50) -> set[int]:
     pass); the pids signalled.  Best effort: after ``passes`` the rest stays running."""
     stopped: set[int] = set()
     for _ in range(passes):
-        running = {pid for pid in find() if _state(pid) not in (None, "T", "t", "Z", "X")}
+        running = {pid for pid in find() if process_state(pid) not in (None, "T", "t", "Z", "X")}
         if not running:
             break
         for pid in running:
@@ -530,7 +530,7 @@ class Child:
         if how == "cgroup":
             self.cgroup.freeze()
         else:
-            self.stopped = stop_processes(self._processes)
+            self.stopped = stop_processes(self.processes)
         self.frozen = how
 
     def thaw(self) -> None:
@@ -544,7 +544,7 @@ class Child:
                     pass
         self.frozen, self.stopped = None, set()
 
-    def _processes(self) -> set[int]:
+    def processes(self) -> set[int]:
         """The child's processes, as ``freeze`` by signals finds them."""
         found = tree_pids(self.process.pid) if self.process is not None else set()
         if self.cgroup is not None:
@@ -560,7 +560,7 @@ class Child:
         if self.frozen == "cgroup" and self.cgroup is not None:
             self.cgroup.kill_all()
         elif self.frozen == "signals":
-            for pid in self.stopped | self._processes():
+            for pid in self.stopped | self.processes():
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
