@@ -7,11 +7,6 @@ site-packages, no bytecode written into the student's folder, unbuffered output)
 environment built from scratch (PYTHONHASHSEED=0, so student code's set orders repeat), a new session, the student's folder as the only addition to its import
 path, stdin from /dev/null, stdout and stderr to size-capped files, and a wall-clock limit per
 call after which the whole process tree is killed.
-
-A kept-alive child can be frozen between its requests (``freeze``/``thaw``; a player between
-its moves): by its cgroup's freezer, else by SIGSTOP/SIGCONT of its processes.  A request
-may also bound the time the child is idle (neither computing nor waiting for a processor),
-and may charge it the CPU its processes used since its previous request ended (``turn``).
 """
 
 from __future__ import annotations
@@ -284,25 +279,25 @@ class Child:
         self.limits = limits
         self.process: subprocess.Popen | None = None
         self.cgroup: Cgroup | None = None
-        self.cpu_base = self.final_cpu = 0.0   # CPU time of earlier (restarted) processes
-        self.last_cpu = self.last_wall = 0.0    # what the last request cost
-        self.output_mark: dict | None = None
-        self.uid: int | None = None                  # container level: this run's own uid
-        self.root: chroot.ChildRoot | None = None    # container level: this run's root
-        # Freezing between requests (``freeze``): how the child is frozen now ("cgroup",
-        # "signals" or None), the pids stopped by signal, and "signals" to use those even
-        # where the cgroup could freeze.
+        # A kept-alive child can be frozen between its requests (a player between its moves):
+        # how it is frozen now ("cgroup", "signals" or None), the pids stopped by signal, and
+        # "signals" to use those even where the cgroup could freeze (``freeze``).
         self.frozen: str | None = None
         self.stopped: set[int] = set()
         self.freeze_with: str | None = None
         # CPU accounting across requests: cpu_seconds() when the last request of
         # ``accounted_process`` ended, and what a request used before it began (since the
-        # previous one ended: between a player's moves)
+        # previous one ended: between a player's moves; ``request``'s ``turn``)
         self.accounted_cpu = 0.0
         self.accounted_process: subprocess.Popen | None = None
         self.last_between = 0.0
         self.wall_cap = 0.0          # the request's wall-clock limit
         self.idle_rule: tuple | None = None
+        self.cpu_base = self.final_cpu = 0.0   # CPU time of earlier (restarted) processes
+        self.last_cpu = self.last_wall = 0.0    # what the last request cost
+        self.output_mark: dict | None = None
+        self.uid: int | None = None                  # container level: this run's own uid
+        self.root: chroot.ChildRoot | None = None    # container level: this run's root
         self.stdout_path = scratch / "stdout.txt"
         self.stderr_path = scratch / "stderr.txt"
 
