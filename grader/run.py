@@ -58,7 +58,13 @@ class SubmissionRun:
     calls (and for shrinking counterexamples) until the run is closed.
 
     Time is the child's CPU time (``spent``), with the wall clock as a generous backstop
-    (``wall_spent``), so that a loaded machine does not cost a correct student points."""
+    (``wall_spent``), so that a loaded machine does not cost a correct student points.
+
+    A player's moves are *turns* (``run_call(call, idle_limit=..., turn=True)``): the child
+    is frozen after each until the next request, CPU its processes used in between is
+    charged to the next turn (and counted in ``spent`` and ``between``), and a turn may be
+    idle, neither computing nor waiting for a processor, for ``idle_limit`` seconds at most
+    (``grader.play.players``)."""
 
     def __init__(self, child_script: Path, submission: Path, budget: float,
                  level: str = "process", workdir: Path | None = None, packages: tuple = (),
@@ -73,6 +79,7 @@ class SubmissionRun:
         self.budget = budget
         self.level = level
         self.spent = 0.0
+        self.between = 0.0     # of ``spent``: CPU used between turns, charged to the next
         self.wall_spent = 0.0
         self.log_entries = 0
         self.loaded: dict[str, Observation | None] = {}
@@ -115,16 +122,20 @@ class SubmissionRun:
         """From here on, what the student's code prints is for the instructor only."""
         self.child.mark_output()
 
-    def run_call(self, call: Call) -> Observation:
+    def run_call(self, call: Call, idle_limit: float | None = None,
+                 turn: bool = False) -> Observation:
+        """``call``'s observation; ``idle_limit`` and ``turn`` for a player's move (the
+        class docstring; the module's import then counts as part of the move)."""
         from . import boundary
-        failure = self.load(call.module, call.time_limit)
+        failure = self.load(call.module, call.time_limit, idle_limit, turn)
         if failure is not None:
             return failure
         key = (call.module, call.function)
         if key in self.timed_out:
             return Observation("after-timeout", error={"function": call.function,
                                                        "seconds": self.timed_out[key]})
-        reply = self.request(call.request_text(), call.time_limit, boundary.CallReply)
+        reply = self.request(call.request_text(), call.time_limit, boundary.CallReply,
+                             idle_limit, turn)
         if isinstance(reply, Observation):
             if reply.status == "timeout":
                 self.timed_out[key] = call.time_limit
@@ -140,14 +151,15 @@ class SubmissionRun:
                     f"{boundary.MAX_RUN_LOG_ENTRIES:,} entries in all")})
         return observation
 
-    def load(self, module: str, time_limit: float) -> Observation | None:
+    def load(self, module: str, time_limit: float, idle_limit: float | None = None,
+             turn: bool = False) -> Observation | None:
         """Import a student module once, with its own time limit; a failure is remembered."""
         from . import boundary
         if module not in self.loaded:
             message = {"op": "load", "module": module}
             if self.provided:
                 message.update(provided=self.provided, provided_wins=self.provided_wins)
-            reply = self.request(message, time_limit, boundary.LoadReply)
+            reply = self.request(message, time_limit, boundary.LoadReply, idle_limit, turn)
             if isinstance(reply, Observation):
                 self.loaded[module] = Observation(
                     "import-timeout" if reply.status == "timeout" else reply.status,
@@ -158,8 +170,10 @@ class SubmissionRun:
                 self.loaded[module] = observe(Call(module, "", "plain", ()), reply)
         return self.loaded[module]
 
-    def request(self, message: dict | str, time_limit: float, kind: type):
-        """The validated reply to ``message``, or an ``Observation`` of what went wrong."""
+    def request(self, message: dict | str, time_limit: float, kind: type,
+                idle_limit: float | None = None, turn: bool = False):
+        """The validated reply to ``message``, or an ``Observation`` of what went wrong
+        (``idle_limit``, ``turn``: ``grader.sandbox.launcher.Child.request``)."""
         from . import boundary
         remaining = self.budget - self.spent
         wall_remaining = backstop(self.budget) - self.wall_spent
@@ -168,15 +182,18 @@ class SubmissionRun:
         limit = min(time_limit, remaining)
         wall_limit = min(backstop(time_limit), wall_remaining)
         try:
-            return boundary.decode(self.child.request(message, limit, wall_limit), kind)
+            return boundary.decode(self.child.request(message, limit, wall_limit,
+                                                      idle_limit=idle_limit, turn=turn), kind)
         except ChildFailure as failure:
-            if failure.status == "timeout" and (limit < time_limit
-                                                or wall_limit < backstop(time_limit)):
+            if failure.status == "timeout" and not failure.details.get("idle") and (
+                    limit < time_limit or wall_limit < backstop(time_limit)):
                 return Observation("budget", error={"seconds": self.budget})
             if failure.status == "timeout":
                 # the module must be imported again in the restarted child
                 self.loaded = {m: o for m, o in self.loaded.items() if o is not None}
             return Observation(failure.status, error=failure.details)
         finally:
-            self.spent += self.child.last_cpu
+            between = self.child.last_between if turn else 0.0
+            self.spent += self.child.last_cpu + between
+            self.between += between
             self.wall_spent += self.child.last_wall

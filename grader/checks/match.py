@@ -332,4 +332,7 @@ def summary(game: dict) -> dict:
             if key in detail}
     if "action" in kept:    # as JSON, so that the column "3" (a string) does not read as 3
         kept["action"] = canonical(kept["action"])
+    # a move idle too long, and CPU used between moves charged to a move (issue 23)
+    kept.update({key: detail[key] for key in ("idle_seconds", "between_seconds")
+                 if key in detail})
     return {**{k: v for k, v in game.items() if k != "detail"}, **kept}

@@ -17,6 +17,17 @@ it is the sheet's evaluation (``reference.evaluation.tictactoe_lines``), which i
 solution and so never sent to a child.
 
 Who is to move and whether a move is legal is the referee's business, not a player's.
+
+**A move is a move.** A sandboxed player runs only while it is asked for a move: its child
+is frozen from its reply until its next move (``grader.sandbox.launcher.Child.freeze``), so a
+helper process or thread it starts cannot think (or take a core) on the opponent's time;
+what its processes use anyway (between the reply and the freeze, or what escaped it) is
+charged to its next move (``Move.between``).  A move may pass at most ``MOVE_IDLE_SECONDS``
+idle, neither computing nor waiting for a processor: a move that sleeps, reads or waits on
+a lock loses with the reason ``idle`` instead of holding the game up to the wall-clock
+backstop.  Time spent waiting for a processor does not count as idle (the kernel's pressure
+stall information tells the two apart), so a loaded machine does not make a correct player
+forfeit; where the kernel does not tell, the move's CPU limit is allowed on top.
 """
 
 from __future__ import annotations
@@ -37,18 +48,26 @@ from ..sandbox.isolation import best_level
 # The reference heuristic where it is not the game's own evaluate (module docstring): game
 # kind -> name in ``reference.evaluation.EVALUATIONS``.
 REFERENCE_HEURISTICS = {"tictactoe": "tictactoe-lines"}
+# Seconds a sandboxed player's move may pass idle (module docstring): a child thawed, asked
+# and answering spends about a millisecond so; a cold start reading the interpreter's files
+# from disk some tens.  Each idle move costs a tournament this much wall-clock time.
+MOVE_IDLE_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
 class Move:
     """A player's answer: the action, or why there is none (``failure``: ``timeout``,
     ``crashed``, ``exception``, ``budget``, ``missing-module``, ``missing-function``,
-    ``import-error``, ``import-timeout``, ``protocol``), and the CPU seconds it took."""
+    ``import-error``, ``import-timeout``, ``protocol``), and the CPU seconds it took:
+    ``seconds`` the move's own (from the question until the player was frozen again after
+    its answer), ``between`` what the player's processes used before it since its last move
+    (charged with this move; 0 for a player that was frozen in between)."""
 
     action: Any = None
     seconds: float = 0.0
     failure: str | None = None
     detail: dict = field(default_factory=dict)
+    between: float = 0.0
 
 
 def reference_game(spec: dict) -> PlayingGame:
@@ -73,6 +92,11 @@ class Baseline:
 
     def start_game(self, seed, seat: str) -> None:
         """A new game begins, in which this player moves as ``seat``."""
+
+    def cpu_used(self) -> float | None:
+        """CPU seconds the player's own processes used so far: None, a baseline has none
+        (its thinking is measured per move)."""
+        return None
 
     def choose(self, spec: dict, moves: list, state, limit: float) -> Move:
         game = reference_game(spec)
@@ -220,15 +244,22 @@ class SandboxedPlayer:
         item = {"game": spec, "moves": list(moves), "evaluation": self.evaluation}
         call = Call(self.module, self.function, "play", (canonical(item),),
                     args=() if self.depth is None else (self.depth,), time_limit=limit)
-        spent = self.run.spent
-        observation = self.run.run_call(call)
-        seconds = self.run.spent - spent
+        spent, between = self.run.spent, self.run.between
+        observation = self.run.run_call(call, idle_limit=MOVE_IDLE_SECONDS, turn=True)
+        between = self.run.between - between
+        seconds = self.run.spent - spent - between
         if observation.status != "ok":
-            return Move(None, seconds, observation.status, dict(observation.error or {}))
+            return Move(None, seconds, observation.status, dict(observation.error or {}),
+                        between)
         outcome = observation.items[0]
         if outcome.status != "ok":
-            return Move(None, seconds, "exception", dict(outcome.error or {}))
-        return Move(outcome.returned, seconds)
+            return Move(None, seconds, "exception", dict(outcome.error or {}), between)
+        return Move(outcome.returned, seconds, between=between)
+
+    def cpu_used(self) -> float:
+        """CPU seconds every process of the player's child used so far, by its cgroup (by
+        its process tree where there is none), restarts included."""
+        return self.run.child.cpu_seconds() if self.run.child is not None else 0.0
 
     def close(self) -> None:
         if self.owns_run:

@@ -19,13 +19,21 @@ sandbox run with a fixed hash seed.  The replay is plain JSON::
      "moves": [{"player": "X", "action": 3, "opening": true}, ...
                {"player": "O", "action": 2, "seconds": 0.04}],
      "result": "win", "score": 1, "reason": "end", "forfeit": null,
-     "final": "......./...."}
+     "final": "......./....",
+     "cpu": {"O": {"charged": 0.52, "used": 0.52}}}
 
 ``result`` and ``score`` are from the first player's view (the spec's first mover:
 ``rules.players[0]``): ``win``/``draw``/``loss`` and the game's utility at the end (Kalah's
 final store difference, +1/0/-1 in tic-tac-toe and Connect Four); after a forfeit the score
 is None and ``forfeit`` names the seat, its reason, the details (the exception, the time
 limit) and the CPU seconds of the lost move.  ``replay(record)`` plays the moves again and returns the final state.
+
+A move's ``seconds`` are its own CPU time (from the question until the sandboxed player was
+frozen again after its answer); where the player's processes used CPU between its moves,
+that is charged with its next move, against the move's limit and the game's budget, and
+shown as the move's ``between``.  ``cpu`` (sandboxed players only) sums a game up per seat:
+``charged``, all its moves' seconds and between, and ``used``, what its processes used in
+the game by its cgroup's own accounting, so that the two can be compared.
 
 Why pairs (``play_pair``): the side to move first has an advantage, and a random opening may
 favour either side; two games from the same opening with the seats swapped cancel both, so a
@@ -144,19 +152,19 @@ def play_game(spec: dict, players: tuple, seed, *, opening: int = 0,
     for seat, player in by_seat.items():
         player.start_game(seed, seat)
     spent = dict.fromkeys(seats, 0.0)
+    used_before = {seat: _cpu_used(player) for seat, player in by_seat.items()}
     forfeit = None
     while not rules.is_terminal(state) and len(moves) < MAX_PLIES:
         seat = rules.to_move(state)
         left = limits.game_seconds - spent[seat]
         limit = min(limits.move_seconds, left)
         move = by_seat[seat].choose(spec, [m["action"] for m in moves], state, limit)
-        spent[seat] += move.seconds
+        spent[seat] += move.seconds + move.between
         failure = move_failure(move, rules.actions(state), limit < limits.move_seconds)
         if failure is not None:
-            forfeit = {"player": seat, **failure, "seconds": round(move.seconds, 4)}
+            forfeit = {"player": seat, **failure, **_timing(move)}
             break
-        moves.append({"player": seat, "action": move.action,
-                      "seconds": round(move.seconds, 4)})
+        moves.append({"player": seat, "action": move.action, **_timing(move)})
         state = rules.result(state, move.action)
     first = seats[0]
     if forfeit is not None:
@@ -173,13 +181,38 @@ def play_game(spec: dict, players: tuple, seed, *, opening: int = 0,
               "players": {seat: by_seat[seat].describe() for seat in seats},
               "moves": moves, "result": result, "score": score, "reason": reason,
               "forfeit": forfeit, "final": plain_state(state)}
+    cpu = {seat: {"charged": round(spent[seat], 4),
+                  "used": round(_cpu_used(by_seat[seat]) - used_before[seat], 4)}
+           for seat in seats if used_before[seat] is not None}
+    if cpu and by_seat[seats[0]] is not by_seat[seats[1]]:
+        record["cpu"] = cpu
     return GameResult(result, score, reason, record)
+
+
+def _cpu_used(player) -> float | None:
+    """CPU seconds the player's own processes used so far (``SandboxedPlayer.cpu_used``), or
+    None for one without processes of its own."""
+    used = getattr(player, "cpu_used", None)
+    return used() if used is not None else None
+
+
+def _timing(move: Move) -> dict:
+    """A move's CPU seconds as the replay keeps them: its own, and what was charged with it
+    from between moves where there was any."""
+    timing = {"seconds": round(move.seconds, 4)}
+    if round(move.between, 4) > 0:
+        timing["between"] = round(move.between, 4)
+    return timing
 
 
 def move_failure(move: Move, actions: list, budget_bound: bool) -> dict | None:
     """Why ``move`` loses the game (``{"reason", "detail"}``), or None for a legal move.
 
-    A timeout under a limit cut short by the per-game budget is ``game-budget``."""
+    A move that passed too long idle (``grader.play.players.MOVE_IDLE_SECONDS``: it slept,
+    read or waited) is ``idle``; a timeout under a limit cut short by the per-game budget is
+    ``game-budget``."""
+    if move.failure == "timeout" and move.detail.get("idle"):
+        return {"reason": "idle", "detail": move.detail}
     if move.failure == "timeout" and budget_bound:
         return {"reason": "game-budget", "detail": move.detail}
     if move.failure is not None:

@@ -79,12 +79,37 @@ def backstop(cpu_limit: float) -> float:
 def tree_cpu_seconds(pid: int) -> float:
     """User and system time of ``pid`` and its descendants (and of the children they reaped),
     read from /proc; 0 where /proc cannot be read."""
+    parents, times = _process_table()
+    total, stack = 0.0, [pid]
+    while stack:
+        current = stack.pop()
+        total += times.get(current, 0.0)
+        stack.extend(parents.get(current, ()))
+    return total
+
+
+def tree_pids(pid: int) -> set[int]:
+    """``pid`` and its living descendants (from /proc; an orphan that its new parent, init,
+    took over is no longer among them)."""
+    parents, times = _process_table()
+    found, stack = set(), [pid]
+    while stack:
+        current = stack.pop()
+        if current in times:
+            found.add(current)
+        stack.extend(parents.get(current, ()))
+    return found
+
+
+def _process_table() -> tuple[dict[int, list[int]], dict[int, float]]:
+    """``(parent -> children, pid -> CPU seconds of it and its reaped children)`` of every
+    process in /proc (empty where /proc cannot be read)."""
     parents: dict[int, list[int]] = {}
     times: dict[int, float] = {}
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return 0.0
+        return parents, times
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -102,12 +127,35 @@ def tree_cpu_seconds(pid: int) -> float:
             continue
         parents.setdefault(ppid, []).append(int(entry))
         times[int(entry)] = ticks / CLOCK_TICKS
-    total, stack = 0.0, [pid]
-    while stack:
-        current = stack.pop()
-        total += times.get(current, 0.0)
-        stack.extend(parents.get(current, ()))
-    return total
+    return parents, times
+
+
+def process_state(pid: int) -> str | None:
+    """The one-letter state of process ``pid`` (``T``: stopped), or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:][:1].decode()
+
+
+def stop_processes(find, passes: int = 50) -> set[int]:
+    """SIGSTOP every process ``find()`` returns, again and again until all of them are seen
+    stopped (one that forked or was continued by a sibling meanwhile is stopped on the next
+    pass); the pids signalled.  Best effort: after ``passes`` the rest stays running."""
+    stopped: set[int] = set()
+    for _ in range(passes):
+        running = {pid for pid in find() if process_state(pid) not in (None, "T", "t", "Z", "X")}
+        if not running:
+            break
+        for pid in running:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+                stopped.add(pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+    return stopped
 
 
 def stage_runner(destination: Path) -> Path:
@@ -205,6 +253,9 @@ def stop_all_children() -> None:
                 os.killpg(process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+        cgroup = child.cgroup
+        if child.frozen == "cgroup" and cgroup is not None:
+            cgroup.kill_all()       # a frozen v1 group's processes die only once thawed
 
 
 class ChildFailure(Exception):
@@ -229,6 +280,20 @@ class Child:
         self.limits = limits
         self.process: subprocess.Popen | None = None
         self.cgroup: Cgroup | None = None
+        # A kept-alive child can be frozen between its requests (a player between its moves):
+        # how it is frozen now ("cgroup", "signals" or None), the pids stopped by signal, and
+        # "signals" to use those even where the cgroup could freeze (``freeze``).
+        self.frozen: str | None = None
+        self.stopped: set[int] = set()
+        self.freeze_with: str | None = None
+        # CPU accounting across requests: cpu_seconds() when the last request of
+        # ``accounted_process`` ended, and what a request used before it began (since the
+        # previous one ended: between a player's moves; ``request``'s ``turn``)
+        self.accounted_cpu = 0.0
+        self.accounted_process: subprocess.Popen | None = None
+        self.last_between = 0.0
+        self.wall_cap = 0.0          # the request's wall-clock limit
+        self.idle_rule: tuple | None = None
         self.cpu_base = self.final_cpu = 0.0   # CPU time of earlier (restarted) processes
         self.last_cpu = self.last_wall = 0.0    # what the last request cost
         self.uid: int | None = None                  # container level: this run's own uid
@@ -290,7 +355,8 @@ class Child:
         self.check_at = 0.0         # when a request reads the child's CPU time next
 
     def request(self, message: dict | str, cpu_limit: float,
-                wall_limit: float | None = None) -> bytes:
+                wall_limit: float | None = None, *, idle_limit: float | None = None,
+                turn: bool = False) -> bytes:
         """Send one request (a dict, or a JSON object already encoded by ``json.dumps``);
         return the raw bytes of its reply (validated by the caller at the trust boundary,
         ``grader.boundary``).
@@ -301,16 +367,45 @@ class Child:
         blocks.  Every request carries a fresh random id; the runner starts its reply line
         with ``@ID ``.  Other lines on the reply pipe (written there by student code) are
         discarded as they stream in, without being parsed or kept.
+
+        ``idle_limit``: the seconds of wall-clock time the request may pass idle, neither
+        computing nor waiting for a processor (``waiting_seconds``; where the kernel does not
+        say, waiting counts as idle and ``cpu_limit`` more is allowed); past them it times
+        out with ``idle`` in its details.  ``turn``: the request is one turn of a child
+        kept between turns (a player's move): the CPU its processes used since its previous
+        request ended (``last_between``) counts against ``cpu_limit`` too, and the child
+        is frozen after the reply until its next request (which thaws it).
+
+        After the request: ``last_cpu``, the CPU time used from its start (for a child's
+        first turn, from the child's start) until its reply (until it was frozen, for a
+        turn); ``last_between``, that used before it since the previous request ended
+        (0 for a child's first); ``last_wall``, its wall-clock time.
         """
         if self.process is None:
             self.start()
         wall_limit = backstop(cpu_limit) if wall_limit is None else wall_limit
         request_id = secrets.token_hex(8)
-        self.last_cpu = self.last_wall = 0.0
-        cpu_start, wall_start = self.cpu_seconds(), time.monotonic()
+        self.last_cpu = self.last_wall = self.last_between = 0.0
+        # read before a frozen child is thawed: waking up is the request's, not between
+        cpu_now, wall_start = self.cpu_seconds(), time.monotonic()
+        first = self.accounted_process is not self.process
+        if first:
+            self.accounted_process, self.accounted_cpu = self.process, self.cpu_base
+        else:
+            self.last_between = max(0.0, cpu_now - self.accounted_cpu)
+        own_start = self.cpu_base if first and turn else cpu_now
+        cpu_start = self.accounted_cpu if turn else cpu_now     # what the limit counts from
+        self.wall_cap = wall_limit
+        if cpu_now - cpu_start >= cpu_limit:     # a turn whose time was used up in between
+            self.stop()
+            raise ChildFailure("timeout", self._timeout_details(cpu_limit, cpu_limit, 0.0, None))
+        if self.frozen:
+            self.thaw()
+        self.idle_rule = (None if idle_limit is None else
+                          (idle_limit, cpu_now, self.waiting_seconds(), wall_start, cpu_limit))
         # the CPU time was read just now: the next reading is due when the allowance could
         # be spent (``_read_line``)
-        self.check_at = wall_start + _next_check(wall_limit, cpu_limit)
+        self.check_at = wall_start + _next_check(wall_limit, cpu_limit - (cpu_now - cpu_start))
         try:
             os.write(self.request_write, _with_id(message, request_id).encode())
         except (BrokenPipeError, OSError):
@@ -322,9 +417,12 @@ class Child:
                 if line.startswith(prefix):
                     return line[len(prefix):]
         finally:
+            if turn and self.process is not None:
+                self.freeze()
             self.last_wall = time.monotonic() - wall_start
-            self.last_cpu = max(0.0, (self.cpu_seconds() if self.process else self.final_cpu)
-                                - cpu_start)
+            cpu_end = self.cpu_seconds() if self.process else self.final_cpu
+            self.last_cpu = max(0.0, cpu_end - own_start)
+            self.accounted_cpu = cpu_end
 
     def _read_line(self, cpu_start: float, wall_start: float, cpu_limit: float,
                    wall_limit: float, prefix: bytes) -> bytes:
@@ -357,12 +455,15 @@ class Child:
             if now >= self.check_at:
                 # Reading the CPU time costs a cgroup's statistics a flush, so it is read
                 # when the last reading's allowance may be used up, not after every chunk.
-                cpu_used = self.cpu_seconds() - cpu_start
-                if cpu_used >= cpu_limit or wall_used >= wall_limit:
+                cpu_now = self.cpu_seconds()
+                cpu_used = cpu_now - cpu_start
+                wall_limit, idle = self._wall_limit(cpu_now, now)
+                # past a wall-clock limit, a reply already waiting in the pipe still counts
+                if cpu_used >= cpu_limit or (wall_used >= wall_limit
+                                             and not _readable(self.reply_read)):
                     self.stop()
-                    raise ChildFailure("timeout", {"seconds": cpu_limit,
-                                                   "wall": cpu_used < cpu_limit,
-                                                   "wall_seconds": round(wall_limit, 1)})
+                    raise ChildFailure("timeout", self._timeout_details(
+                        cpu_limit, cpu_used, wall_used, idle))
                 self.check_at = now + _next_check(wall_limit - wall_used,
                                                   cpu_limit - cpu_used)
             # the child's output is read as it comes, or a child that prints fills its pipe
@@ -377,6 +478,93 @@ class Child:
             if not chunk:
                 raise self._died()
             self.buffer += chunk
+
+    def _wall_limit(self, cpu_now: float, now: float) -> tuple[float, float | None]:
+        """``(the wall-clock limit in force now, the request's idle seconds so far or
+        None)``: the request's own limit, and under an idle rule the time its processes
+        computed or waited for a processor so far plus the idle allowance."""
+        if self.idle_rule is None:
+            return self.wall_cap, None
+        idle_limit, cpu_start, waiting_start, wall_start, cpu_limit = self.idle_rule
+        waiting = self.waiting_seconds()
+        busy = cpu_now - cpu_start
+        if waiting is not None and waiting_start is not None:
+            busy += waiting - waiting_start
+        else:
+            idle_limit += cpu_limit     # waiting cannot be told from idling here
+        return min(self.wall_cap, busy + idle_limit), max(0.0, now - wall_start - busy)
+
+    def _timeout_details(self, cpu_limit: float, cpu_used: float, wall_used: float,
+                         idle: float | None) -> dict:
+        """What a timed-out request reports: the CPU limit, whether the wall clock stopped
+        it (``wall_seconds``: its limit; ``idle``: the idle rule, with the idle time allowed
+        and spent), and the CPU of its processes between turns it was charged."""
+        details = {"seconds": cpu_limit, "wall": cpu_used < cpu_limit,
+                   "wall_seconds": round(self.wall_cap, 1)}
+        if (cpu_used < cpu_limit and idle is not None and self.idle_rule is not None
+                and wall_used < self.wall_cap):
+            details.update(idle=True, idle_seconds=self.idle_rule[0],
+                           wall_seconds=round(wall_used, 1))
+        if self.last_between >= 0.001:
+            details["between_seconds"] = round(self.last_between, 3)
+        return details
+
+    def waiting_seconds(self) -> float | None:
+        """How long the child's processes have waited for a processor, in all (its cgroup's
+        pressure stall information), or None where the kernel does not say."""
+        return self.cgroup.waiting_seconds() if self.cgroup is not None else None
+
+    def freeze(self, how: str | None = None) -> None:
+        """Stop every process of the child where it stands until ``thaw`` (the next request
+        thaws it): with its cgroup's freezer (``how="cgroup"``), else (or with
+        ``how="signals"``, or ``freeze_with``) by SIGSTOP to its processes: its process tree
+        (bubblewrap: the sandbox's PID namespace hangs below it, whatever sessions its
+        processes made), those in its cgroup, and at the container level every process of
+        its uid.  Signals are the weaker way: a process that left the tree at the process
+        level without a cgroup is not found, and CPU it uses is not counted either."""
+        if self.process is None or self.frozen:
+            return
+        how = how or self.freeze_with or (
+            "cgroup" if self.cgroup is not None and self.cgroup.can_freeze else "signals")
+        if how == "cgroup":
+            self.cgroup.freeze()
+        else:
+            self.stopped = stop_processes(self.processes)
+        self.frozen = how
+
+    def thaw(self) -> None:
+        if self.frozen == "cgroup" and self.cgroup is not None:
+            self.cgroup.thaw()
+        elif self.frozen == "signals":
+            for pid in self.stopped:
+                try:
+                    os.kill(pid, signal.SIGCONT)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        self.frozen, self.stopped = None, set()
+
+    def processes(self) -> set[int]:
+        """The child's processes, as ``freeze`` by signals finds them."""
+        found = tree_pids(self.process.pid) if self.process is not None else set()
+        if self.cgroup is not None:
+            found |= self.cgroup.pids()
+        if self.uid is not None:
+            found |= set(chroot.processes_of(self.uid))
+        found.discard(os.getpid())
+        return found
+
+    def _kill_frozen(self) -> None:
+        """Kill a frozen child's processes so that they die now: a frozen cgroup is killed
+        and thawed (``Cgroup.kill_all``), processes stopped by signal get SIGKILL."""
+        if self.frozen == "cgroup" and self.cgroup is not None:
+            self.cgroup.kill_all()
+        elif self.frozen == "signals":
+            for pid in self.stopped | self.processes():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        self.frozen, self.stopped = None, set()
 
     def cpu_seconds(self) -> float:
         """CPU time of everything this child started since it started: from its cgroup, or
@@ -410,6 +598,8 @@ class Child:
         if self.process is None:
             return
         self.final_cpu = self.cpu_seconds()
+        if self.frozen:
+            self._kill_frozen()
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -467,6 +657,11 @@ def _next_check(wall_left: float, cpu_left: float) -> float:
     spent on every core is early enough (at least 20 ms, at most 250 ms apart), and never
     past the wall-clock limit."""
     return min(wall_left, 0.25, max(0.02, cpu_left / (os.cpu_count() or 1)))
+
+
+def _readable(fd: int) -> bool:
+    """Whether ``fd`` has something to read now."""
+    return bool(select.select([fd], [], [], 0)[0])
 
 
 def _with_id(message: dict | str, request_id: str) -> str:
