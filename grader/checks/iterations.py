@@ -17,6 +17,8 @@ from .common import PerObject, describe, is_number, run_failure, same_number, si
 
 KIND = "iterations"
 OPTIONS = ()
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("iterations",)
 REFERENCES = ("iterative_deepening",)
 
 
