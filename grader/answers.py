@@ -266,7 +266,7 @@ def answer_quiescence(spec: dict, depth, prune_on_equality: bool) -> dict:
 
 
 def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
-               extension: int | None = None) -> dict:
+               extension: int | None = None, rules=None) -> dict:
     """The shape of the game tree within ``depth`` plies (all of it when ``depth`` is None):
 
     * ``siblings``: node -> [parent, position among its siblings in action order];
@@ -284,9 +284,10 @@ def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
     the noisy nodes searched on.
 
     Walks the game's rules directly (no recording game: a kit does this at check time), with
-    the nodes named as the recording game names them, and stops past the reference's limit.
+    the nodes named as the recording game names them, and stops past the reference's limit
+    (``rules``: the spec's, made already).
     """
-    rules = make_rules(spec)
+    rules = rules or make_rules(spec)
     state = rules.initial_state()
     root = rules.identify(state) or "root"
     player = rules.to_move(state)
@@ -370,9 +371,6 @@ def public_facts(call: Call) -> list[dict]:
     facts = []
     for text, spec in zip(call.items, call.inputs()):
         depth = reference_depth(call, spec)
-        rules = make_rules(spec)
-        start = rules.initial_state()
-        actions = [] if rules.is_terminal(start) else list(rules.actions(start))
         if call.reference in ("iterative_deepening", "principal_variation"):
             from .deepening_answers import deepening_public_facts
             facts.append({**deepening_public_facts(call.reference, spec, depth)})
@@ -380,9 +378,12 @@ def public_facts(call: Call) -> list[dict]:
         extension = search_options("quiescence", spec)["extension"] \
             if call.reference == "quiescence" else None
         # a copy: the shape itself is shared by the calls on the same game (minimax,
-        # alpha-beta and negamax on one task's tree walk it once)
-        shape = dict(_shape(text, depth, call.reference == "expectimax", extension))
+        # alpha-beta and negamax on one task's tree, or on a random-tree check's trees, walk
+        # it once)
+        shape, actions = _shape(text, depth, call.reference == "expectimax", extension)
+        shape = dict(shape)
         if call.reference == "maxn":
+            rules = make_rules(spec)
             # a leaf's value is its utility vector (tree nodes are their own states)
             shape = {**shape, "values": {node: list(rules.utilities(node))
                                          for node in shape["terminals"]},
@@ -395,11 +396,16 @@ def public_facts(call: Call) -> list[dict]:
     return facts
 
 
-@functools.lru_cache(maxsize=32)
-def _shape(spec_text: str, depth, chance: bool, extension) -> dict:
-    """``tree_facts`` without the inner values, of a game spec's canonical text."""
-    return tree_facts(json.loads(spec_text), depth, chance=chance, inner=False,
-                      extension=extension)
+@functools.lru_cache(maxsize=4096)
+def _shape(spec_text: str, depth, chance: bool, extension) -> tuple[dict, list]:
+    """``tree_facts`` without the inner values, and the root's actions, of a game spec's
+    canonical text."""
+    spec = json.loads(spec_text)
+    rules = make_rules(spec)
+    start = rules.initial_state()
+    actions = [] if rules.is_terminal(start) else list(rules.actions(start))
+    return (tree_facts(spec, depth, chance=chance, inner=False, extension=extension,
+                       rules=rules), actions)
 
 
 def adapt_public(facts: dict, convention: str, spec: dict) -> dict:
