@@ -525,3 +525,30 @@ def test_a_kit_s_words_name_neither_the_reference_s_value_nor_its_count_nor_its_
             assert (f"you go on with {first['observed']}." if first["ended"] else
                     f"your visit {first['index']}, {first['observed']},") in message, message
     assert told == {"value", "count", "visited"}
+
+
+def test_the_kit_s_words_are_in_both_catalogues_and_stand_for_a_reason_each():
+    """Every kit-ok/kit-reason/kit-example entry is in German and English alike, replaces an
+    entry of the grader's (but the shared sentence on the first difference), and renders
+    without any fact of the reference's side."""
+    german, english = Catalogue("de"), Catalogue("en")
+    sections = ("kit-ok", "kit-reason", "kit-example")
+    for section in sections:
+        assert set(german.entries[section]) == set(english.entries[section]), section
+        replaced = {"kit-ok": "ok", "kit-reason": "reason", "kit-example": "example"}[section]
+        assert set(english.entries[section]) - {"first-difference"} <= \
+            set(english.entries[replaced]), section
+    student = {"observed": 5, "observed_value": None, "observed_count": 9, "observed_line": [1],
+               "observed_values": [1, 2], "extra": ["X"], "missing": True, "slack": 1,
+               "bound": "equal", "first_difference": {"index": 3, "observed": "X",
+                                                      "ended": False},
+               "board": "X........", "player": "X", "at_most": 4, "iteration": 1, "depth": 2,
+               "move": 1, "node": "root", "last": True, "shrunk": False,
+               "example": {"nodes": 3, "tree": "{A: [1, 2]}", "aspect": "visits",
+                           "observed": {"value": 1, "action": "A1", "visits": ["A", "A1"]},
+                           "visits": {"first_difference": {"index": 2, "observed": "A1",
+                                                           "ended": False}}}}
+    for catalogue in (german, english):
+        for section in sections:
+            for name in catalogue.entries[section]:
+                assert catalogue.text(f"{section}.{name}", **student), (section, name)
