@@ -10,8 +10,9 @@ answers in two places do not give equal digests.
 
 A judge compares a student's plain answer with a sealed one by digesting the plain one:
 
-* ``SealedValue``: a value, an action or a whole reply; ``matches(plain)``, ``==``;
-* ``SealedSet``: the optimal actions; ``action in optimal``;
+* ``SealedValue``: a value, a move or a whole reply; ``matches(plain)``, ``==`` (values to
+  ``same_number``'s tolerance, moves only of their own type: ``same_move``);
+* ``SealedSet``: the optimal moves; ``move in optimal`` (``holds_move``);
 * ``SealedVisits``: a visit sequence, as a *chain* of digests of its prefixes (so that a
   check can say "your 7th visit differs" without naming the reference's 7th), the digests of
   its nodes (which of the student's nodes the reference does not visit), a digest of the
@@ -107,6 +108,12 @@ def candidates(value) -> list[str]:
         return ["[" + ",".join(parts) + "]"
                 for parts in itertools.product(*(options(v) for v in value))][:243]
     return options(value) if _is_number(value) else [json_text(value)]
+
+
+def move_text(move) -> str:
+    """Canonical text of a move: its JSON, so that a move is only its own type's (``8.0`` is
+    not cell 8, ``true`` not column 1; lists and tuples alike, as JSON carries them)."""
+    return json.dumps(move, sort_keys=True)
 
 
 def node_text(node) -> str:
@@ -206,10 +213,14 @@ WITHHELD = _Withheld()
 
 
 class SealedValue(Sealed):
-    """A value, action or reply.  ``length``: a utility vector's number of components."""
+    """A value, move or reply.  ``length``: a utility vector's number of components;
+    ``move``: a move, compared as moves are (of the same type, ``move_text``), not as
+    numbers."""
 
-    def __init__(self, seal: Seal, context: str, digest: bytes, length: int | None = None):
+    def __init__(self, seal: Seal, context: str, digest: bytes, length: int | None = None,
+                 move: bool = False):
         self.seal, self.context, self.digest, self.length = seal, context, digest, length
+        self.move = move
 
     def matches(self, other) -> bool:
         if isinstance(other, SealedValue):
@@ -218,8 +229,12 @@ class SealedValue(Sealed):
             return other.digest == self.digest
         if isinstance(other, Sealed):
             raise SealedError("a sealed value compared with another sealed thing")
-        return any(self.seal.digest(self.context, text) == self.digest
-                   for text in candidates(other))
+        texts = [move_text(other)] if self.move else candidates(other)
+        return any(self.seal.digest(self.context, text) == self.digest for text in texts)
+
+    def same_move(self, move) -> bool:
+        """Whether ``move`` is this sealed move (``grader.games.moves.same_move``'s question)."""
+        return self.matches(move)
 
     def __eq__(self, other):
         return self.matches(other)
@@ -235,7 +250,12 @@ class SealedSet(Sealed):
         self.seal, self.context, self.digests = seal, context, frozenset(digests)
 
     def __contains__(self, item) -> bool:
-        return self.seal.digest(self.context, json_text(item)) in self.digests
+        return self.seal.digest(self.context, move_text(item)) in self.digests
+
+    def holds_move(self, move) -> bool:
+        """Whether ``move`` is one of these sealed moves (``grader.games.moves.is_move_of``'s
+        question)."""
+        return move in self
 
     def __iter__(self):
         raise SealedError("a sealed set cannot be listed")
@@ -364,17 +384,17 @@ def set_digest(seal: Seal, context: str, nodes) -> bytes:
 VISIT_PARTS = ("full", "set", "chain", "members", "count")
 
 
-def seal_value(seal: Seal, context: str, value) -> str | dict:
-    digest = pack([seal.digest(context, json_text(value))])
+def seal_value(seal: Seal, context: str, value, move: bool = False) -> str | dict:
+    digest = pack([seal.digest(context, move_text(value) if move else json_text(value))])
     if isinstance(value, (list, tuple)) and value and all(_is_number(v) for v in value):
         return {"vector": digest, "length": len(value)}
     return digest
 
 
-def open_value(seal: Seal, context: str, stored) -> SealedValue:
+def open_value(seal: Seal, context: str, stored, move: bool = False) -> SealedValue:
     if isinstance(stored, dict):
         return SealedValue(seal, context, unpack(stored["vector"])[0], stored["length"])
-    return SealedValue(seal, context, unpack(stored)[0])
+    return SealedValue(seal, context, unpack(stored)[0], move=move)
 
 
 def seal_visits(seal: Seal, context: str, visits: list, parts) -> dict:
@@ -421,8 +441,8 @@ def open_count(seal: Seal, context: str, stored: str, upper: int) -> SealedCount
     return SealedCount(seal, context, unpack(stored)[0], upper)
 
 
-def seal_set(seal: Seal, context: str, items) -> str:
-    return pack(sorted({seal.digest(context, json_text(item)) for item in items}))
+def seal_set(seal: Seal, context: str, moves) -> str:
+    return pack(sorted({seal.digest(context, move_text(move)) for move in moves}))
 
 
 def open_set(seal: Seal, context: str, stored: str) -> SealedSet:
@@ -457,7 +477,8 @@ def seal_answer(seal: Seal, context: str, answer: dict, parts) -> dict:
     sealed = {}
     for field in ("value", "action"):
         if field in answer:
-            sealed[field] = seal_value(seal, f"{context}/{field}", answer[field])
+            sealed[field] = seal_value(seal, f"{context}/{field}", answer[field],
+                                       move=field == "action")
     if "optimal_actions" in parts and "optimal_actions" in answer:
         sealed["optimal_actions"] = seal_set(seal, f"{context}/optimal",
                                              answer["optimal_actions"])
@@ -488,7 +509,8 @@ def open_answer(seal: Seal, context: str, stored: dict, public: dict) -> dict:
     objects; what it does not keep is ``WITHHELD``."""
     answer = dict(public)
     for field in ("value", "action"):
-        answer[field] = (open_value(seal, f"{context}/{field}", stored[field])
+        answer[field] = (open_value(seal, f"{context}/{field}", stored[field],
+                                    move=field == "action")
                          if field in stored else WITHHELD)
     answer["optimal_actions"] = (open_set(seal, f"{context}/optimal", stored["optimal_actions"])
                                  if "optimal_actions" in stored else WITHHELD)
@@ -534,7 +556,8 @@ def seal_variant(seal: Seal, context: str, variant: dict, same_as_reference) -> 
         sealed["same_as_reference"] = same_as_reference(variant)
         for field in ("value", "action", "returned"):
             if field in variant:
-                sealed[field] = seal_value(seal, f"{context}/{field}", variant[field])
+                sealed[field] = seal_value(seal, f"{context}/{field}", variant[field],
+                                           move=field == "action")
         if "visits" in variant:
             sealed["visits"] = seal_visits(seal, f"{context}/visits", variant["visits"],
                                            ("full",))
@@ -551,7 +574,8 @@ def open_variant(seal: Seal, context: str, stored: dict) -> dict:
                if key in stored}
     for field in ("value", "action", "returned"):
         if field in stored:
-            variant[field] = open_value(seal, f"{context}/{field}", stored[field])
+            variant[field] = open_value(seal, f"{context}/{field}", stored[field],
+                                        move=field == "action")
     if "visits" in stored:
         variant["visits"] = open_visits(seal, f"{context}/visits", stored["visits"], 0)
     if "alternatives" in stored:

@@ -66,11 +66,18 @@ def test_a_sealed_value_matches_the_numbers_same_number_takes_as_equal():
     assert seal_value(SEAL, "v", 3) != seal_value(SEAL, "w", 3)
 
 
-def test_sealed_actions_and_counts_compare_without_being_listed():
-    action = open_value(SEAL, "a", seal_value(SEAL, "a", "B"))
+def test_sealed_moves_and_counts_compare_without_being_listed():
+    action = open_value(SEAL, "a", seal_value(SEAL, "a", "B", move=True), move=True)
     assert "B" == action and "C" != action and action != 3
+    assert action.same_move("B") and not action.same_move(["B"])
     optimal = open_set(SEAL, "o", seal_set(SEAL, "o", ["B", "D"]))
     assert "D" in optimal and "C" not in optimal and None not in optimal
+    assert optimal.holds_move("B")
+    # a move is only its own type's: 8.0 is not cell 8, True not column 1
+    cell = open_value(SEAL, "c", seal_value(SEAL, "c", 8, move=True), move=True)
+    assert cell == 8 and cell != 8.0
+    columns = open_set(SEAL, "k", seal_set(SEAL, "k", [1, 3]))
+    assert 1 in columns and True not in columns and 1.0 not in columns
     with pytest.raises(SealedError):
         list(optimal)
     assert open_count(SEAL, "n", seal_count(SEAL, "n", 88), upper=200).number() == 88
