@@ -92,8 +92,8 @@ def main() -> None:
                   f"({median / base:.2f}x check --tasks)")
 
         full = AnswerBook.for_course(course)
-        without_small = KitAnswers(kit.answers._answers, kit.answers._mistakes, small={},
-                                   folder=kit_folder)
+        without_small = KitAnswers(kit.answers._seal, kit.answers._answers,
+                                   kit.answers._mistakes, small={}, folder=kit_folder)
         totals = {"grader": 0, "kit": 0, "kit without small trees": 0}
         same_names = checks = cases = 0
         print(f"\n{'mistake':40} {'grader':>7} {'kit':>5} {'own':>5}")

@@ -12,7 +12,9 @@ reference): the record of the baselines' games among themselves, played here.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import json
 
 from .calls import Call
 from .checks.common import same_number
@@ -98,8 +100,7 @@ def adapt(answer: dict, convention: str, spec: dict) -> dict:
     if convention == "helpers":
         # The sheet's values are from the first player's view (X, or MAX) even when the
         # other player moves at the root.
-        rules = make_rules(spec)
-        if rules.to_move(rules.initial_state()) != rules.players[0] and answer.get("value") is not None:
+        if _second_player_moves(spec) and answer.get("value") is not None:
             answer = {**answer, "value": -answer["value"],
                       "action_values": [[a, -v] for a, v in answer.get("action_values", [])],
                       "values": {n: -v for n, v in answer.get("values", {}).items()}}
@@ -108,6 +109,12 @@ def adapt(answer: dict, convention: str, spec: dict) -> dict:
     elif convention in ("multi-agent", "aima"):   # the action alone
         answer = {**answer, "returns_value": False}
     return answer
+
+
+def _second_player_moves(spec: dict) -> bool:
+    """Whether another player than the first (X, or MAX) moves at the root."""
+    rules = make_rules(spec)
+    return rules.to_move(rules.initial_state()) != rules.players[0]
 
 
 def search_options(reference: str, spec: dict) -> dict:
@@ -233,16 +240,17 @@ def answer_quiescence(spec: dict, depth, prune_on_equality: bool) -> dict:
     """Quiescence search's answer: as a search's, with the tree facts of its extended horizon
     (``horizon`` holds the nodes it evaluates, also beyond the depth) and the nodes beyond the
     horizon (``extension``) and the noisy ones it searches on (``noisy``)."""
-    from reference.quiescence import quiescence, quiescence_tree
+    from reference.quiescence import quiescence
     options = search_options("quiescence", spec)
     game, root = make_game(spec)
     value, action = quiescence(game, root, depth, prune_on_equality, **options)
     log = game.visit_log()
-    facts = quiescence_tree(*make_game(spec), depth, **options)
+    facts = tree_facts(spec, depth, **options)
     children = {parent_position[1]: node for node, parent_position in facts["siblings"].items()
                 if parent_position[0] == facts["root"]}
     actions = make_rules(spec).actions(make_rules(spec).initial_state())
     action_values = [[a, facts["values"][children[i]]] for i, a in enumerate(actions)]
+    extension = set(facts["extension"])
     return {
         "value": value,
         "action": action,
@@ -250,12 +258,15 @@ def answer_quiescence(spec: dict, depth, prune_on_equality: bool) -> dict:
         "action_values": action_values,
         "optimal_actions": [a for a, v in action_values if same_number(v, value)],
         "visits": log["visits"],
+        # how many nodes beyond the horizon it visits: what the quiescence check compares
+        "extension_visits": sum(1 for node in log["visits"] if node in extension),
         "utility_calls": log["utility_calls"],
         "evaluate_calls": log["evaluate_calls"],
     }
 
 
-def tree_facts(spec: dict, depth, chance: bool = False) -> dict:
+def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
+               extension: int | None = None, rules=None) -> dict:
     """The shape of the game tree within ``depth`` plies (all of it when ``depth`` is None):
 
     * ``siblings``: node -> [parent, position among its siblings in action order];
@@ -263,39 +274,150 @@ def tree_facts(spec: dict, depth, chance: bool = False) -> dict:
     * ``terminals``: the terminal nodes within the horizon (to be scored with utility);
     * ``values``: every node's value from the root player's view, by the reference's rule:
       the root player maximises, the others minimise (``chance``: they average, as
-      ``expectimax`` does).
+      ``expectimax`` does).  With ``inner=False`` only the terminal and horizon nodes' values,
+      those the game gives (what a self-check kit computes: ``public_facts``).
+
+    With ``extension`` (a quiescence search's rule, ``reference/quiescence.py``) the horizon
+    is extended at noisy positions: a position at least ``depth`` plies down is evaluated when
+    it is quiet or ``depth + extension`` plies down, and searched on otherwise; ``horizon``
+    then holds every node evaluated, ``extension`` the nodes below ``depth`` and ``noisy``
+    the noisy nodes searched on.
+
+    Walks the game's rules directly (no recording game: a kit does this at check time), with
+    the nodes named as the recording game names them, and stops past the reference's limit
+    (``rules``: the spec's, made already).
     """
-    game, root = make_game(spec)
-    player = game.to_move(root)
+    rules = rules or make_rules(spec)
+    state = rules.initial_state()
+    root = rules.identify(state) or "root"
+    player = rules.to_move(state)
+    limit = None if extension is None else depth + extension
     siblings, horizon, terminals, values = {}, [], [], {}
+    extended, noisy = [], []
+    walked = [0]
 
-    def walk(state, level):
-        name = game.node_of(state)
-        if game.is_terminal(state):
+    def evaluated_at(state, level) -> bool:
+        if depth is None or level < depth:
+            return False
+        return extension is None or level >= limit or rules.is_quiet(state)
+
+    def walk(state, name, level):
+        walked[0] += 1
+        if walked[0] > REFERENCE_VISIT_LIMIT:
+            raise ReferenceTooLarge(REFERENCE_VISIT_LIMIT)
+        if extension is not None and level > depth:
+            extended.append(name)
+        if rules.is_terminal(state):
             terminals.append(name)
-            values[name] = game.utility(state, player)
-        elif depth is not None and level >= depth:
+            values[name] = rules.utility(state, player)
+        elif evaluated_at(state, level):
             horizon.append(name)
-            values[name] = game.evaluate(state, player)
+            values[name] = rules.evaluate(state, player)
         else:
+            if extension is not None and level >= depth:
+                noisy.append(name)
             children = []
-            for position, (_, child) in enumerate(game.successors(state)):
-                siblings[game.node_of(child)] = [name, position]
-                children.append(walk(child, level + 1))
-            if game.to_move(state) == player:
-                values[name] = max(children)
-            elif chance:
-                # weighted by the edges' probabilities where the tree gives unequal ones
-                weights = [game.probability(state, a) for a in game.actions(state)]
-                values[name] = (sum(children) / len(children) if len(set(weights)) <= 1
-                                else sum(w * v for w, v in zip(weights, children)))
-            else:
-                values[name] = min(children)
-        return values[name]
+            for position, action in enumerate(rules.actions(state)):
+                child = rules.result(state, action)
+                child_name = rules.node_name(name, action, child)
+                siblings[child_name] = [name, position]
+                children.append(walk(child, child_name, level + 1))
+            if inner:
+                values[name] = _combined(rules, state, player, children, chance)
+        return values.get(name)
 
-    walk(root, 0)
-    return {"siblings": siblings, "horizon": sorted(horizon), "terminals": sorted(terminals),
-            "root": game.node_of(root), "values": values}
+    walk(state, root, 0)
+    facts = {"siblings": siblings, "horizon": sorted(horizon), "terminals": sorted(terminals),
+             "root": root, "values": values}
+    if extension is not None:
+        facts.update(extension=sorted(extended), noisy=sorted(noisy))
+    return facts
+
+
+def _combined(rules, state, player, children: list, chance: bool):
+    """An inner node's value from its children's: the root player maximises, the others
+    minimise (``chance``: average, weighted by the edges' probabilities where a tree gives
+    unequal ones)."""
+    if rules.to_move(state) == player:
+        return max(children)
+    if not chance:
+        return min(children)
+    actions = rules.actions(state)
+    own = getattr(rules, "probability", None)
+    weights = [own(state, a) if own else 1 / len(actions) for a in actions]
+    if len(set(weights)) <= 1:
+        return sum(children) / len(children)
+    return sum(w * v for w, v in zip(weights, children))
+
+
+def public_facts(call: Call) -> list[dict]:
+    """Per input of a search call, the facts its answer holds that follow from the input
+    alone, without the model solutions: the tree's shape within the call's depth (``root``,
+    ``siblings``, ``horizon``, ``terminals``; ``extension`` and ``noisy`` for quiescence;
+    ``children`` for the principal variation), the values the game gives there (``values``,
+    terminal and horizon nodes only), the root's actions (``action_values``, their values
+    left out), what the convention's functions return, and for the searches after alpha-beta
+    the positions' facts (``grader.proof.position_facts``); iterative deepening's per depth.
+
+    ``answer_call``'s answers hold the same facts (``tests/test_kit.py`` compares them), so a
+    self-check kit computes these when it checks instead of storing them: the kit's files
+    name no node of the tree at all.  A plain call's inputs have no such facts."""
+    from .sealed import WITHHELD
+    if call.convention == "plain":
+        return [{} for _ in call.items]
+    if call.convention == "ordering":
+        raise ValueError("a move ordering's answers are judged with the reference: no kit "
+                         "holds them")
+    facts = []
+    for text, spec in zip(call.items, call.inputs()):
+        depth = reference_depth(call, spec)
+        if call.reference in ("iterative_deepening", "principal_variation"):
+            from .deepening_answers import deepening_public_facts
+            facts.append({**deepening_public_facts(call.reference, spec, depth)})
+            continue
+        extension = search_options("quiescence", spec)["extension"] \
+            if call.reference == "quiescence" else None
+        # a copy: the shape itself is shared by the calls on the same game (minimax,
+        # alpha-beta and negamax on one task's tree, or on a random-tree check's trees, walk
+        # it once)
+        shape, actions = _shape(text, depth, call.reference == "expectimax", extension)
+        shape = dict(shape)
+        if call.reference == "maxn":
+            rules = make_rules(spec)
+            # a leaf's value is its utility vector (tree nodes are their own states)
+            shape = {**shape, "values": {node: list(rules.utilities(node))
+                                         for node in shape["terminals"]},
+                     "chance": "CHANCE" in (spec.get("players") or ())}
+        if call.reference in PROVEN_SEARCHES:
+            from .proof import position_facts
+            shape.update(position_facts(spec, depth))
+        shape["action_values"] = [[a, WITHHELD] for a in actions]
+        facts.append(adapt_public(shape, call.convention, spec))
+    return facts
+
+
+@functools.lru_cache(maxsize=4096)
+def _shape(spec_text: str, depth, chance: bool, extension) -> tuple[dict, list]:
+    """``tree_facts`` without the inner values, and the root's actions, of a game spec's
+    canonical text."""
+    spec = json.loads(spec_text)
+    rules = make_rules(spec)
+    start = rules.initial_state()
+    actions = [] if rules.is_terminal(start) else list(rules.actions(start))
+    return (tree_facts(spec, depth, chance=chance, inner=False, extension=extension,
+                       rules=rules), actions)
+
+
+def adapt_public(facts: dict, convention: str, spec: dict) -> dict:
+    """``adapt`` for the public facts: the values the game gives, as the convention's student
+    code reports them, and what its functions return."""
+    if convention == "helpers" and _second_player_moves(spec):
+        facts = {**facts, "values": {n: -v for n, v in facts["values"].items()}}
+    elif convention == "negamax-sign":
+        facts = {**facts, "returns_action": False}
+    elif convention == "multi-agent":
+        facts = {**facts, "returns_value": False}
+    return facts
 
 
 class AnswerBook:
@@ -310,6 +432,7 @@ class AnswerBook:
     """
 
     shrinks = True     # the reference can answer new inputs: counterexamples can be shrunk
+    sealed = False     # its answers are plain (a kit's are sealed: grader.sealed)
 
     def __init__(self, cache=None):
         self._answers: dict[str, list[dict]] = {}

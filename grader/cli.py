@@ -137,9 +137,12 @@ example:
   python3 ../blatt3-kit/check.py
 
 The kit holds the visible checks only, with the reference's answers (and the mistake
-catalogue's) precomputed for exactly their calls, a wheel of the grader without the model
-solutions, and check.py, which installs that wheel once into a virtual environment when no
-grader is installed. Hidden checks are only counted; nothing of them is in the kit.
+catalogue's) precomputed for exactly their calls and sealed as salted digests (the check says
+where a search differs, never what the reference has; a replay of the files earns nothing),
+a wheel of the grader without the model solutions, and check.py, which installs that wheel
+once into a virtual environment when no grader is installed. Hidden checks are only counted;
+nothing of them is in the kit. Digests of small values can be found by trying: grades that
+count come from grader grade.
 
 exit status: 0 written; 1 the kit could not be written; 2 the task files are malformed or a
 pinned answer disagrees with the reference."""
@@ -298,8 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     kit = command("kit", help="write a self-check kit for students: visible checks, their "
                   "answers, no model solutions", description="Write the self-check kit an "
                   "instructor hands students: the visible checks with their answers "
-                  "precomputed, a grader without the model solutions, and check.py to run "
-                  "it.", epilog=KIT_EPILOG)
+                  "precomputed and sealed, a grader without the model solutions, and check.py "
+                  "to run it.", epilog=KIT_EPILOG)
     kit.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     kit.add_argument("--out", required=True, metavar="DIR", help="the kit's folder (created)")
     kit.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)

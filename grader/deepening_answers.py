@@ -86,3 +86,31 @@ def children_within(spec: dict, depth: int) -> dict:
 
     walk(root, 0)
     return children
+
+
+def deepening_public_facts(reference: str, spec: dict, depth: int) -> dict:
+    """The facts of a deepening answer that follow from the input alone (``answers.
+    public_facts``): the tree's shape, the values the game gives, the principal variation's
+    ``children``, and per iteration its horizon, those values and how many nodes minimax
+    visits to its depth (every node within it); the root's actions, their values left out."""
+    from .answers import tree_facts
+    facts = {"depth": depth, **tree_facts(spec, depth, inner=False)}
+    if reference == "principal_variation":
+        facts["children"] = children_within(spec, depth)
+    else:
+        facts["iterations"] = [iteration_public_facts(spec, limit)
+                               for limit in range(1, depth + 1)]
+    return facts
+
+
+def iteration_public_facts(spec: dict, depth: int) -> dict:
+    from .answers import tree_facts
+    from .games import make_rules
+    from .sealed import WITHHELD
+    facts = tree_facts(spec, depth, inner=False)
+    rules = make_rules(spec)
+    start = rules.initial_state()
+    actions = [] if rules.is_terminal(start) else rules.actions(start)
+    return {"depth": depth, "action_values": [[a, WITHHELD] for a in actions],
+            "horizon": facts["horizon"], "terminals": facts["terminals"],
+            "static_values": facts["values"], "minimax_visits": 1 + len(facts["siblings"])}

@@ -135,6 +135,9 @@ class SubmissionResult:
 
 
 def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdict]:
+    """Every check's verdict.  Judged with a self-check kit's sealed answers, a verdict says so
+    in its facts (``sealed``): its words then say where the student differs, never what the
+    reference has (the catalogue's ``kit-ok``/``kit-reason`` entries)."""
     verdicts = []
     for check in plan.checks:
         if check.id in plan.withheld:
@@ -146,8 +149,11 @@ def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdi
         played = [observations[s.key()] for s in plan.series_of.get(check.id, ())]
         # and the answers of the reference games it is judged with follow its calls' answers
         references = plan.references_of.get(check.id, ())
-        verdicts.append(kind.judge(check, [observations[c.key()] for c in calls] + played,
-                                   [answers[c] for c in (*calls, *references)]))
+        verdict = kind.judge(check, [observations[c.key()] for c in calls] + played,
+                             [answers[c] for c in (*calls, *references)])
+        if answers.sealed:
+            verdict = replace(verdict, facts={**verdict.facts, "sealed": True})
+        verdicts.append(verdict)
     return verdicts
 
 
@@ -159,6 +165,9 @@ def attach_pictures(verdicts, plan: Plan, observations: dict, answers: AnswerBoo
     reference's node values, both visit sequences and their first difference.  The report
     draws small trees and tabulates larger searches."""
     from .checks.common import first_difference
+    if answers.sealed:
+        # a self-check kit holds the reference's visits only as digests: nothing to draw
+        return verdicts
     result = []
     for verdict in verdicts:
         call = plan.calls_of[verdict.check.id][0] if plan.calls_of[verdict.check.id] else None
@@ -241,11 +250,11 @@ def smaller_known_example(verdict: Verdict, plan: Plan, run: SubmissionRun,
     from .checks.random_trees import call_for_horizon, compare_tree, example
     from .randomtrees import size
     horizon = verdict.facts.get("horizon")
-    known = answers.small_trees(verdict.check.id, horizon)
+    call = call_for_horizon(verdict.check, plan.calls_of[verdict.check.id], horizon)
+    known = answers.small_trees(verdict.check.id, horizon, call)
     if known is None:
         return verdict
     items, known_answers = known
-    call = call_for_horizon(verdict.check, plan.calls_of[verdict.check.id], horizon)
     observation = run.run_call(replace(call, items=items, time_limit=min(call.time_limit, 1.0)))
     if observation.status != "ok":
         return verdict

@@ -29,14 +29,21 @@ from __future__ import annotations
 
 import datetime
 import gzip
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import __version__
 from .answer_cache import AnswerCache, decode, dumps
+from .answers import public_facts
+from .sealed import Seal, open_answer, open_variant, seal_answer, seal_variant
 from .tasks import Check, Course, Limits, Provided, Task
 
-FORMAT = "gametree-grader kit 2"
+FORMAT = "gametree-grader kit 3"
+SALT_BYTES = 16
+# Options of a check that pin the reference's answer (grader validate compares them): a kit
+# leaves them out, as it leaves out the tasks' pins.
+PINS = ("expect",)
 KIT_FILE = "kit.json"
 ANSWERS_FILE = "kit-answers.json.gz"
 # Read only when a check fails: the mistake catalogue's answers, and the small trees.
@@ -55,14 +62,18 @@ class KitError(Exception):
 # -- the course, cut to its visible checks --------------------------------------------------
 
 def visible_course(course: Course) -> tuple[Course, int]:
-    """The course with only its visible checks (tasks without one left out, pins dropped, task
-    files named without the instructor's folders), and how many checks were left out (the
-    hidden ones, and those whose judge needs the model solutions: ``JUDGED_WITH_REFERENCE``)."""
+    """The course with only its visible checks (tasks without one left out, pins dropped, the
+    checks' pinned answers too, task files named without the instructor's folders), and how
+    many checks were left out (the hidden ones, and those whose judge needs the model
+    solutions: ``JUDGED_WITH_REFERENCE``)."""
     from .checks import KINDS
     tasks, hidden = [], 0
     for task in course.tasks:
-        # a check judged with the model solutions runs only at hand-in, like a hidden one
-        shown = tuple(replace(c, file=Path(c.file).name) for c in task.checks
+        # a check judged with the model solutions runs only at hand-in, like a hidden one;
+        # a pinned answer (an evaluate check's expect:) is an answer, and stays out
+        shown = tuple(replace(c, file=Path(c.file).name,
+                              options=tuple(o for o in c.options if o[0] not in PINS))
+                      for c in task.checks
                       if c.visibility == "visible"
                       and not getattr(KINDS[c.kind], "JUDGED_WITH_REFERENCE", False))
         hidden += len(task.checks) - len(shown)
@@ -113,26 +124,33 @@ def course_from_json(data: dict) -> Course:
 
 class KitAnswers:
     """The answer book of a kit: the reference's answers and the variants' answers to the
-    visible checks' calls, precomputed; a call the kit does not hold is a ``KitError`` (a kit
-    made for other task files), never a computation."""
+    visible checks' calls, sealed (``grader.sealed``), with the facts that follow from the
+    inputs computed when asked (``answers.public_facts``); a call the kit does not hold is a
+    ``KitError`` (a kit made for other task files), never a computation with a model
+    solution."""
 
     shrinks = False    # no reference to answer the smaller trees a shrink would try
+    sealed = True      # its verdicts' words withhold the reference's side
 
-    def __init__(self, answers: dict | None, mistakes: dict, variants=None, small=None,
-                 folder: Path | None = None):
+    def __init__(self, seal: Seal, answers: dict | None, mistakes: dict, variants=None,
+                 small=None, folder: Path | None = None):
+        self._seal = seal
         self._mistakes = mistakes      # model solution -> its catalogue's mistakes
-        # digest of the call's key -> answers (reference, variants); check id -> small trees
+        # digest of the call's key -> sealed answers (reference, variants); check id -> small
+        # trees
         self._loaded = {ANSWERS_FILE: answers, VARIANTS_FILE: variants, SMALL_FILE: small}
         self._folder = folder          # where the files not given are read from
+        self._opened: dict = {}        # call key -> opened answers (the same object each time)
 
     @property
     def _answers(self) -> dict:
         return self._part(ANSWERS_FILE)
 
     def _part(self, name: str) -> dict:
-        """``kit-answers.json.gz`` (digest -> answers), ``kit-variants.json.gz`` (digest ->
-        {mistake: answers}) or ``kit-small-trees.json.gz`` (check id -> [[horizon, items,
-        answers], ...]), read on first use: a check that passes needs no variants."""
+        """``kit-answers.json.gz`` (digest -> sealed answers), ``kit-variants.json.gz`` (digest
+        -> {mistake: sealed answers}) or ``kit-small-trees.json.gz`` (check id -> [[horizon,
+        items, sealed answers], ...]), read on first use: a check that passes needs no
+        variants."""
         if self._loaded[name] is None:
             try:
                 self._loaded[name] = decode(gzip.decompress((self._folder / name).read_bytes()))
@@ -142,30 +160,64 @@ class KitAnswers:
         return self._loaded[name]
 
     def __getitem__(self, call) -> list[dict]:
-        try:
-            return self._answers[AnswerCache.digest(call.key())]
-        except KeyError:
-            raise KitError(f"the kit holds no answer for {call.function} in "
-                           f"{call.module}.py: it was made for other task files or another "
-                           "grader version; ask for a new kit") from None
+        key = call.key()
+        if key not in self._opened:
+            digest = AnswerCache.digest(key)
+            try:
+                stored = self._answers[digest]
+            except KeyError:
+                raise KitError(f"the kit holds no answer for {call.function} in "
+                               f"{call.module}.py: it was made for other task files or another "
+                               "grader version; ask for a new kit") from None
+            self._opened[key] = open_answers(self._seal, digest, call, stored)
+        return self._opened[key]
 
     def variant(self, call, mistake: str) -> list[dict]:
-        return self._part(VARIANTS_FILE).get(AnswerCache.digest(call.key()), {}).get(mistake) \
-            or [{"error": "not in kit"} for _ in call.items]
+        digest = AnswerCache.digest(call.key())
+        stored = self._part(VARIANTS_FILE).get(digest, {}).get(mistake)
+        if not stored:
+            return [{"error": "not in kit"} for _ in call.items]
+        return [open_variant(self._seal, f"{digest}:{index}:{mistake}", answer)
+                for index, answer in enumerate(stored)]
 
     def mistakes_of(self, reference: str) -> tuple:
         return tuple(self._mistakes.get(reference, ()))
 
-    def small_trees(self, check_id: str, horizon) -> tuple | None:
+    def small_trees(self, check_id: str, horizon, call=None) -> tuple | None:
         """``(items, answers)``: the kit's small trees for a random-tree check searched with
-        ``horizon``, smallest first (None if the kit has none)."""
+        ``horizon``, smallest first (None if the kit has none); ``call``: the check's call
+        for that horizon (the small trees' answers are opened as its)."""
         for known, items, answers in self._part(SMALL_FILE).get(check_id, ()):
             if known == horizon:
-                return tuple(items), answers
+                items = tuple(items)
+                small_call = replace(call, items=items)
+                return items, open_answers(self._seal, small_context(check_id, horizon),
+                                           small_call, answers)
         return None
 
     def save(self) -> None:
         """Nothing to store: a kit's answers are fixed."""
+
+
+def open_answers(seal: Seal, context: str, call, stored: list) -> list[dict]:
+    """A call's sealed answers as its judges read them (``sealed.open_answer``)."""
+    if call.convention == "plain":
+        # one context for all inputs: equal values, equal digests (an evaluate check asks
+        # whether the reference tells its positions apart)
+        return [open_answer(seal, context, answer, {}) for answer in stored]
+    return [open_answer(seal, f"{context}:{index}", answer, public)
+            for index, (answer, public) in enumerate(zip(stored, public_facts(call)))]
+
+
+def seal_answers(seal: Seal, context: str, call, answers: list, parts) -> list[dict]:
+    if call.convention == "plain":
+        return [seal_answer(seal, context, answer, parts) for answer in answers]
+    return [seal_answer(seal, f"{context}:{index}", answer, parts)
+            for index, answer in enumerate(answers)]
+
+
+def small_context(check_id: str, horizon) -> str:
+    return f"small:{check_id}:{horizon}"
 
 
 @dataclass(frozen=True)
@@ -176,27 +228,58 @@ class Kit:
     folder: Path
 
 
-def kit_data(course: Course, book) -> dict:
+def sealed_parts(kinds) -> set:
+    """What a kit keeps of the answers of a call that checks of ``kinds`` judge."""
+    from .checks import KINDS
+    parts = set()
+    for kind in kinds:
+        if not hasattr(KINDS[kind], "SEALED_PARTS"):
+            raise KitError(f"checks of kind {kind} cannot be judged in a kit: the kind says "
+                           "nothing of what a kit keeps of its answers (SEALED_PARTS)")
+        parts.update(KINDS[kind].SEALED_PARTS)
+    return parts
+
+
+def kit_data(course: Course, book, salt: bytes | None = None) -> dict:
     """Everything a kit holds, by file name, computed with the reference (``book``: an
-    ``AnswerBook``) for the visible checks' calls only."""
+    ``AnswerBook``) for the visible checks' calls only, and sealed with ``salt`` (random
+    unless given: two kits of one course share no digest)."""
     from .grading import Plan
+    from .mistakes import same_as_reference
+    from .checks.random_trees import SEALED_PARTS as TREE_PARTS
+    salt = salt if salt is not None else os.urandom(SALT_BYTES)
+    seal = Seal(salt)
     shown, hidden = visible_course(course)
     plan = Plan.of(shown, only_visible=True)
+    kinds_of: dict = {}
+    for check in plan.checks:
+        for call in plan.calls_of[check.id]:
+            kinds_of.setdefault(call.key(), set()).add(check.kind)
     answers, variants, mistakes = {}, {}, {}
     for call in plan.calls:
         digest = AnswerCache.digest(call.key())
-        answers[digest] = book[call]
+        reference = book[call]
+        answers[digest] = seal_answers(seal, digest, call, reference,
+                                       sealed_parts(kinds_of[call.key()]))
         if call.convention == "plain":
             continue
         catalogue = book.mistakes_of(call.reference)
         if catalogue:
             mistakes[call.reference] = list(catalogue)
-            variants[digest] = {mistake: book.variant(call, mistake) for mistake in catalogue}
-    small = {check.id: [[horizon, list(call.items), book[call]]
+            variants[digest] = {
+                mistake: [seal_variant(seal, f"{digest}:{index}:{mistake}", answer,
+                                       lambda variant, ref=ref: same_as_reference(variant, ref))
+                          for index, (answer, ref) in enumerate(zip(book.variant(call, mistake),
+                                                                    reference))]
+                for mistake in catalogue}
+    small = {check.id: [[horizon, list(call.items),
+                         seal_answers(seal, small_context(check.id, horizon), call, book[call],
+                                      TREE_PARTS)]
                         for horizon, call in _small_tree_calls(check, plan)]
              for check in plan.checks if check.kind == "random-trees"}
     return {KIT_FILE: {"format": FORMAT, "grader": __version__, "hidden": hidden,
-                       "course": course_to_json(shown), "mistakes": mistakes},
+                       "salt": salt.hex(), "course": course_to_json(shown),
+                       "mistakes": mistakes},
             ANSWERS_FILE: answers, VARIANTS_FILE: variants, SMALL_FILE: small}
 
 
@@ -222,13 +305,15 @@ def _small_tree_calls(check, plan):
         yield horizon, replace(call_for_horizon(check, calls, horizon), items=items)
 
 
-def build_kit(course: Course, book, out: Path, wheel: bool = True) -> list[Path]:
-    """Write the kit into ``out`` (created); the files written."""
+def build_kit(course: Course, book, out: Path, wheel: bool = True,
+              salt: bytes | None = None) -> list[Path]:
+    """Write the kit into ``out`` (created); the files written.  ``salt``: the seal's (random
+    unless given; with the same salt the same course gives the same bytes)."""
     from .report.writers import write_atomically
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, data in kit_data(course, book).items():
+    for name, data in kit_data(course, book, salt).items():
         text = dumps(data) + "\n"
         # mtime 0: the same course gives the same bytes
         write_atomically(out / name, gzip.compress(text.encode(), mtime=0)
@@ -276,8 +361,9 @@ def load_kit(folder: Path | str) -> Kit:
                        f"{__version__}; install the wheel that came with the kit")
     try:
         course = course_from_json(data["course"])
+        seal = Seal(bytes.fromhex(data["salt"]))
     except (KeyError, TypeError, ValueError) as error:
         raise KitError(f"{path}: its course cannot be read ({error}); ask for a new kit") \
             from None
-    return Kit(course, KitAnswers(None, data["mistakes"], folder=path.parent),
+    return Kit(course, KitAnswers(seal, None, data["mistakes"], folder=path.parent),
                int(data["hidden"]), path.parent)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .answers import BoundedGame, adapt, reference_depth, search_options
 from .checks.common import read_search_result, same_number
+from .sealed import Sealed
 from .games import make_rules
 from .games.moves import same_move
 from .source_evidence import ruled_out
@@ -139,7 +140,10 @@ def _infinite(returned):
 
 
 def same_reply(a, b) -> bool:
-    """Equal plain JSON replies, numbers compared as ``same_number`` does."""
+    """Equal plain JSON replies, numbers compared as ``same_number`` does (a self-check kit's
+    sealed reply by digesting the plain one)."""
+    if isinstance(b, Sealed):
+        return b.matches(a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same_reply(x, y) for x, y in zip(a, b))
     numbers = [isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)]
@@ -151,9 +155,12 @@ def same_reply(a, b) -> bool:
 def same_as_reference(variant: dict, reference: dict) -> bool:
     """Whether a variant's answer is the reference's own (then it names no mistake).  The
     variant in another style than the model solution's (``alternative``) visits other nodes
-    anyway: it is the reference's own when it returns the same."""
+    anyway: it is the reference's own when it returns the same.  A self-check kit answers
+    this when it is made (``same_as_reference``): its answers are sealed."""
     if "error" in variant:
         return False
+    if "same_as_reference" in variant:
+        return variant["same_as_reference"]
     if "returned" in variant:
         return same_reply(variant["returned"], reference["returned"]) and (
             variant.get("alternative") or "visits" not in variant

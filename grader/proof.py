@@ -12,8 +12,8 @@ counts as visited if any of its nodes is.
 This is how the ``table`` and ``window`` checks tell a search from a guess: a student who
 visits little and answers a memorised value proves nothing.
 
-``search_facts`` runs in the parent only (it imports ``reference``); ``proven_bounds`` is pure
-and runs wherever a check is judged (in a self-check kit too, from the precomputed facts).
+``search_facts`` runs in the parent only (it imports ``reference``); ``position_facts`` and
+``proven_bounds`` are pure and run wherever a check is judged (in a self-check kit too).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
     * ``plain_value``: plain alpha-beta's value (``grader validate`` refuses a task where a
       table's value differs from it, see ``grader.pins``);
     * ``least_saving``: the nodes the most frugal correct transposition table visits
-      (``reference.transposition.least_saving_visits``);
-    * ``transposed``: node -> the first node of its position (only nodes that are not first);
-    * ``min_nodes``: the inner nodes where a player other than the root's moves.
+      (``reference.transposition.least_saving_visits``), and ``table_saves``: whether that is
+      fewer than plain alpha-beta's (then a table that is used must save nodes);
+    * ``position_facts``: ``transposed``, ``min_nodes``.
     """
     from reference.search import alphabeta
     from reference.transposition import least_saving_visits
@@ -42,6 +42,21 @@ def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
         game, root = make_game(spec)
         values[name], _ = search(game, root, depth, prune_on_equality=prune_on_equality)
         counts[name] = len(game.visit_log()["visits"])
+    facts = position_facts(spec, depth)
+    return {**facts,
+            "compared": {"alphabeta": counts["alphabeta"], **facts["compared"]},
+            "plain_value": values["alphabeta"], "least_saving": counts["least"],
+            "table_saves": counts["least"] < counts["alphabeta"]}
+
+
+def position_facts(spec: dict, depth) -> dict:
+    """The facts of the positions within ``depth`` plies, from the input alone (no model
+    solution: a self-check kit computes them when it checks):
+
+    * ``compared``: ``{"minimax": n}``, the nodes minimax visits (every node within the depth);
+    * ``transposed``: node -> the first node of its position (only nodes that are not first);
+    * ``min_nodes``: the inner nodes where a player other than the root's moves.
+    """
     rules = make_rules(spec)
     player = rules.to_move(rules.initial_state())
     first_of, transposed, min_nodes = {}, {}, []
@@ -65,9 +80,7 @@ def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
             child = rules.result(state, action)
             stack.append((child, rules.node_name(name, action, child),
                           None if remaining is None else remaining - 1))
-    return {"compared": {"alphabeta": counts["alphabeta"], "minimax": nodes},
-            "plain_value": values["alphabeta"],
-            "least_saving": counts["least"], "transposed": transposed,
+    return {"compared": {"minimax": nodes}, "transposed": transposed,
             "min_nodes": sorted(min_nodes)}
 
 

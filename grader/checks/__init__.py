@@ -19,7 +19,10 @@ records follow the calls' answers in ``judge``'s ``answers``.
 
 A kind whose judge needs the model solutions (an answer that depends on what the student
 returned) sets ``JUDGED_WITH_REFERENCE = True``: a self-check kit has no ``reference`` and
-leaves such checks out, counting them with the checks run only at hand-in.
+leaves such checks out, counting them with the checks run only at hand-in.  Every other kind
+sets ``SEALED_PARTS``: what a self-check kit keeps, as digests, of the answers its judge
+compares with (``grader.sealed``); its judge then reads sealed answers there, and the facts
+that follow from the input alone (``answers.public_facts``).
 
 Verdicts carry a message key and facts, never prose: the words live in the message catalogue.
 """

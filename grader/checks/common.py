@@ -8,6 +8,7 @@ import operator
 
 from ..calls import Call
 from ..games.moves import is_move_of, move_index, same_move, type_mismatch
+from ..sealed import WITHHELD, Sealed, SealedCount, SealedVisits
 from . import failed
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
@@ -81,7 +82,12 @@ def is_vector(value) -> bool:
 
 def same_number(a, b) -> bool:
     """Equal numbers (ints exactly, floats to 1e-9); for utility vectors, equal element by
-    element (a number never equals a vector)."""
+    element (a number never equals a vector).  A self-check kit's sealed value
+    (``grader.sealed``) is compared by digesting the plain one."""
+    if isinstance(b, Sealed):
+        return b.matches(a)
+    if isinstance(a, Sealed):
+        return a.matches(b)
     if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
         return (is_vector(a) and is_vector(b) and len(a) == len(b)
                 and all(same_number(x, y) for x, y in zip(a, b)))
@@ -133,6 +139,34 @@ def wrong_move_facts(action, legal: list) -> dict:
     return {"observed_move": describe(action), **mismatch} if mismatch else {}
 
 
+def vector_length(value) -> int | None:
+    """The number of components of a reference value that is a utility vector (a sealed
+    one's too), None for a number."""
+    if isinstance(value, (list, tuple)):
+        return len(value)
+    return getattr(value, "length", None)
+
+
+def visit_count(answer: dict):
+    """How many nodes the reference visits: a number, or in a self-check kit a
+    ``SealedCount`` (``WITHHELD`` where the kit holds none: ``number_of`` refuses it)."""
+    visits = answer["visits"]
+    if isinstance(visits, SealedVisits):
+        return visits.count if visits.count is not None else WITHHELD
+    return WITHHELD if isinstance(visits, Sealed) else len(visits)
+
+
+def number_of(count) -> int:
+    """A count as a number to compare with: a sealed one is found by trying the numbers up to
+    its bound (a count is only not written down in a kit, it is no secret)."""
+    return count.number() if isinstance(count, SealedCount) else count
+
+
+def within_tree(node, answer: dict) -> bool:
+    """Whether ``node`` lies in the reference's tree within the depth limit."""
+    return node == answer.get("root") or node in answer.get("siblings", {})
+
+
 def read_answer(returned, answer: dict):
     """``(value, action, problem)`` from what a search returned, judged against its shape.
 
@@ -154,10 +188,10 @@ def read_answer(returned, answer: dict):
     if not (isinstance(returned, list) and len(returned) == 2):
         return None, None, {**facts, "problem": "not-pair"}
     value, action = returned
-    expected = answer.get("value")
-    if isinstance(expected, list):   # a utility vector, one number per player
-        if shape == "pair" and not (is_vector(value) and len(value) == len(expected)):
-            return None, None, {**facts, "problem": "vector", "players": len(expected)}
+    players = vector_length(answer.get("value"))
+    if players is not None:   # a utility vector, one number per player
+        if shape == "pair" and not (is_vector(value) and len(value) == players):
+            return None, None, {**facts, "problem": "vector", "players": players}
     elif shape == "pair" and not is_number(value):
         return None, None, {**facts, "problem": "value"}
     if not is_move_of(action, legal) and not (action is None and not legal):
@@ -235,7 +269,7 @@ def search_failure(check, observation, answer: dict, need_search: bool = True, i
         return failed(check, "result.shape", **problem)
     if need_search and not searched(item.log or {}, answer):
         early = [node for node in (item.log or {}).get("evaluate_calls", ())
-                 if node in answer.get("values", {}) and node not in answer.get("horizon", ())]
+                 if within_tree(node, answer) and node not in answer.get("horizon", ())]
         if early:
             # it searched, but stopped above the horizon: say where, not "nothing searched"
             return failed(check, "search.above-horizon", nodes=list(dict.fromkeys(early)))

@@ -7,10 +7,13 @@ earned by doing nothing).
 """
 
 from . import failed, passed
-from .common import SEARCH_FUNCTIONS, VISITS_VARY, search_failure, single_search_call
+from .common import (SEARCH_FUNCTIONS, VISITS_VARY, number_of, search_failure,
+                     single_search_call, visit_count)
 
 KIND = "count"
 OPTIONS = ("bound", "slack")
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("visits:count",)
 BOUNDS = ("equal", "at_most", "at_least")
 
 
@@ -42,11 +45,11 @@ def judge(check, observations, answers):
     if log.get("foreign_states"):
         return failed(check, "visited.foreign", count=log["foreign_states"])
     observed = len(log["visits"])
-    reference = len(answers[0][0]["visits"])
+    reference = visit_count(answers[0][0])   # sealed in a self-check kit: not in the words
     bound, slack = check.option("bound", "equal"), check.option("slack", 0)
-    facts = {"observed": observed, "reference": reference, "slack": slack}
-    if bound in ("equal", "at_most") and observed > reference + slack:
+    facts = {"observed": observed, "reference": reference, "slack": slack, "bound": bound}
+    if bound in ("equal", "at_most") and observed > number_of(reference) + slack:
         return failed(check, "count.too-many", **facts)
-    if bound in ("equal", "at_least") and observed < reference - slack:
+    if bound in ("equal", "at_least") and observed < number_of(reference) - slack:
         return failed(check, "count.too-few", **facts)
     return passed(check, **facts)

@@ -15,6 +15,8 @@ from .common import SEARCH_FUNCTIONS, describe, is_number, run_failure, same_num
 
 KIND = "evaluate"
 OPTIONS = ("board", "player", "expect")
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ()
 
 
 def applies_to(reference):

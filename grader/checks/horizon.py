@@ -15,6 +15,8 @@ from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VISITS_VARY, PerObjec
 
 KIND = "horizon"
 OPTIONS = ()
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ()
 
 
 def applies_to(function):

@@ -16,11 +16,14 @@ passed to it.
 from ..calls import Call, canonical
 from ..games.moves import same_move
 from . import failed, passed
-from .common import GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, read_answer, read_search_result, same_number, search_failure
+from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, read_answer,
+                     read_search_result, same_number, search_failure, visit_count)
 from .visited import compare_visits
 
 KIND = "hygiene"
 OPTIONS = ("aspects",)
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("visits:full", "visits:set")
 ASPECTS = ("repeat", "terminal-root", "single-child")
 DEFAULT_ASPECTS = ("repeat", "single-child")
 TERMINAL_ROOT = {"kind": "tree", "root": "A", "nodes": {"A": {"value": 7}}}
@@ -115,6 +118,6 @@ def judge(check, observations, answers):
         if not _agrees(check, outcome, answer):
             return failed(check, "hygiene.single-child", observed=_summary(outcome),
                           expected={"value": answer["value"], "action": answer["action"],
-                                    "count": len(answer["visits"])})
+                                    "count": visit_count(answer)})
     return passed(check, aspects=check.option("aspects", list(DEFAULT_ASPECTS)))
 

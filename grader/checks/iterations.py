@@ -19,6 +19,8 @@ from .common import (PerObject, describe, is_number, run_failure, same_number,
 
 KIND = "iterations"
 OPTIONS = ()
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("iterations",)
 REFERENCES = ("iterative_deepening",)
 
 

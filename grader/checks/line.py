@@ -18,6 +18,8 @@ from .common import single_search_call
 
 KIND = "line"
 OPTIONS = ()
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("values",)
 REFERENCES = ("principal_variation",)
 
 
@@ -45,9 +47,13 @@ def read_line(returned):
     return None
 
 
-def follow(line: list, answer: dict):
-    """The nodes the line reaches, or the facts of the first problem on it."""
+def follow(line: list, answer: dict, value=None):
+    """The nodes the line reaches, or the facts of the first problem on it; ``value``: the
+    root's, which every node on the line must have (the judge passes the student's, found
+    right: a self-check kit holds the reference's values sealed, and compares them with plain
+    ones only)."""
     values, root = answer["values"], answer["root"]
+    value = values[root] if value is None else value
     node, nodes = root, []
     for move, action in enumerate(line, start=1):
         pairs = answer["children"].get(node)
@@ -61,11 +67,10 @@ def follow(line: list, answer: dict):
             return nodes, {"reason": "line.move-type" if mismatch else "line.illegal",
                            "move": move, "node": node, "observed": describe(action),
                            "legal": legal, **(mismatch or {})}
-        if not same_number(values[child], values[root]):
+        if not same_number(values[child], value):
             return nodes, {"reason": "line.not-optimal", "move": move, "node": node,
                            "observed": action, "observed_value": values[child],
-                           "optimal": [a for a, c in pairs
-                                       if same_number(values[c], values[root])]}
+                           "optimal": [a for a, c in pairs if same_number(values[c], value)]}
         nodes.append(child)
         node = child
     if node in answer["children"]:
@@ -84,14 +89,13 @@ def judge(check, observations, answers):
         return failed(check, "line.shape", observed=describe(item.returned))
     value, line = reply
     expected, log = answer["value"], item.log or {}
-    facts = {"observed_line": line, "expected_line": answer["returned"][1],
-             "depth": answer["depth"]}
+    facts = {"observed_line": line, "depth": answer["depth"]}
     if not same_number(value, expected):
         return failed(check, "line.value", observed=value, expected=expected, **facts)
     if not value_justified(value, log, answer):
         return failed(check, "value.no-evidence", observed=value,
                       visited=len(log.get("visits", ())))
-    nodes, problem = follow(line, answer)
+    nodes, problem = follow(line, answer, value)
     if problem:
         return failed(check, problem.pop("reason"), **problem, **facts)
     visited = set(log.get("visits", ()))

@@ -15,10 +15,12 @@ beyond the horizon it searches on, ``extension`` the nodes beyond the horizon):
 """
 
 from . import failed, passed
-from .common import PerObject, search_failure, single_search_call
+from .common import PerObject, number_of, search_failure, single_search_call
 
 KIND = "quiescence"
 OPTIONS = ()
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("extension_visits",)
 
 
 def applies_to(function):
@@ -38,9 +40,7 @@ calls = single_search_call
 def _reference_sets(answer: dict) -> dict:
     return {"within": set(answer["siblings"]) | {answer["root"]},
             "evaluated": set(answer["horizon"]), "noisy": set(answer["noisy"]),
-            "terminals": set(answer["terminals"]), "extension": set(answer["extension"]),
-            "reference_extension": sum(1 for node in answer["visits"]
-                                       if node in set(answer["extension"]))}
+            "terminals": set(answer["terminals"]), "extension": set(answer["extension"])}
 
 
 reference_sets = PerObject(_reference_sets)   # asked again for every submission
@@ -80,8 +80,9 @@ def judge(check, observations, answers):
         return failed(check, problem.pop("reason"), **problem)
     sets = reference_sets(answer)
     observed = sum(1 for node in log["visits"] if node in sets["extension"])
-    reference = sets["reference_extension"]
-    if observed != reference:
+    # how many the reference visits there (sealed in a self-check kit)
+    reference = answer["extension_visits"]
+    if observed != number_of(reference):
         return failed(check, "quiescence.extension-count", observed=observed,
                       reference=reference)
     return passed(check, extension=observed,

@@ -35,6 +35,8 @@ from .visited import compare_visits
 KIND = "random-trees"
 OPTIONS = ("seed", "trees", "branching", "depth", "values", "ties", "leaf_share", "chains",
            "floats", "search_depth", "time_limit", "partial", "agents")
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("optimal_actions", "visits:full", "visits:set", "visits:chain")
 # Their functions take no depth argument: helpers' alphabeta(state, player, alpha, beta) would
 # read a depth as alpha.
 NO_DEPTH = ("helpers", "negamax-sign")

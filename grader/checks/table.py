@@ -19,11 +19,14 @@ asks ``is_terminal``, and whether it keeps leaves, are equally right and visit d
 """
 
 from . import failed, passed
-from .common import read_answer, same_number, search_failure, single_search_call
+from .common import (number_of, read_answer, same_number, search_failure, single_search_call,
+                     visit_count)
 from ..proof import proves
 
 KIND = "table"
 OPTIONS = ("at_most",)
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("compared",)
 FUNCTIONS = ("alphabeta_tt",)
 
 
@@ -68,18 +71,20 @@ def judge_bounded(check, observations, answers, than: str, ask_saving: bool):
         return failed(check, "visited.foreign", count=log["foreign_states"])
     value, _, _ = read_answer(item.returned, answer)
     observed = len(log.get("visits", ()))
+    # counts of the reference's searches: sealed in a self-check kit, and not in its words
     facts = {"observed": observed, "compared": answer["compared"][than], "than": than,
-             "reference": len(answer["visits"]), "least": answer["least_saving"]}
+             "reference": visit_count(answer), "least": answer["least_saving"]}
+    compared = number_of(facts["compared"])
     if value is None or not same_number(value, answer["value"]):
         return failed(check, f"{check.kind}.value", expected=answer["value"],
                       observed_value=value, **facts)
-    if observed > facts["compared"]:
+    if observed > compared:
         return failed(check, f"{check.kind}.too-many", **facts)
     at_most = check.option("at_most")
     if at_most is not None and observed > at_most:
         return failed(check, f"{check.kind}.at-most", at_most=at_most, **facts)
     if not proves(value, log.get("visits", ()), answer):
         return failed(check, f"{check.kind}.no-proof", value=value, **facts)
-    if ask_saving and facts["least"] < facts["compared"] and observed >= facts["compared"]:
+    if ask_saving and answer["table_saves"] and observed >= compared:
         return failed(check, f"{check.kind}.no-saving", **facts)
     return passed(check, **facts)

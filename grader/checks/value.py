@@ -12,6 +12,8 @@ from .common import (SEARCH_FUNCTIONS, read_answer, same_number, search_failure,
 
 KIND = "value"
 OPTIONS = ()
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ()
 
 
 def applies_to(function):

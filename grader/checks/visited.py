@@ -7,12 +7,15 @@ A node the reference visits and the student does not was pruned by the student; 
 student visits and the reference does not was searched although the reference cuts it.
 """
 
+from ..sealed import SealedVisits
 from . import failed, passed
 from .common import (SEARCH_FUNCTIONS, VISITS_VARY, PerObject, first_difference, search_failure,
                      single_search_call)
 
 KIND = "visited"
 OPTIONS = ("order",)
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("visits:full", "visits:set", "visits:chain", "visits:members")
 ORDERS = ("siblings", "set", "sequence")
 # Searches that try children against action order by design (killer moves first): their
 # visits are compared as a sequence unless the task says otherwise, never by sibling order.
@@ -66,6 +69,8 @@ def compare_visits(check, expected: list, log: dict, order: str = "siblings",
     observed = log["visits"]
     if log.get("foreign_states"):
         return failed(check, "visited.foreign", count=log["foreign_states"])
+    if isinstance(expected, SealedVisits):
+        return compare_sealed_visits(check, expected, observed, order, siblings)
     if observed == expected:
         # The common case, a correct search, decided without walking the sequence: no first
         # difference, the same sets, and the sibling order is the reference's own.
@@ -91,6 +96,41 @@ def compare_visits(check, expected: list, log: dict, order: str = "siblings",
         if disorder:
             return failed(check, "visited.siblings", **disorder, **facts)
     return passed(check, **facts)
+
+
+def compare_sealed_visits(check, expected: SealedVisits, observed: list, order: str,
+                          siblings: dict | None):
+    """``compare_visits`` against a self-check kit's sealed sequence: the same verdicts, with
+    facts of the student's side only.  ``first_difference``: where the student's visits first
+    leave the reference's (``index`` from 1, the student's node there, ``ended``: the
+    reference visits no more); ``extra``: the student's nodes the reference does not visit;
+    ``missing``: whether the student leaves out some the reference visits (not which, nor
+    how many); ``reference``: the sealed sequence (the report then uses the kit's words)."""
+    facts = {"observed_count": len(observed), "reference": expected}
+    if expected == observed:
+        # the reference's own sequence: its sibling order is the reference's
+        disorder = sibling_disorder(observed, siblings) if order == "siblings" and siblings \
+            else None
+        if disorder:
+            return failed(check, "visited.siblings", **disorder, **facts)
+        return passed(check, observed_count=len(observed), first_difference=None)
+    if expected.chain is not None:
+        facts["first_difference"] = expected.first_difference(observed)
+    if not expected.same_set(observed):
+        if expected.members is None:
+            return failed(check, "visited.differs", extra=[], missing=False, **facts)
+        common = [node for node in observed if expected.contains(node)]
+        extra = [node for node in observed if not expected.contains(node)]
+        return failed(check, "visited.differs", extra=extra,
+                      missing=not expected.same_set(common), **facts)
+    if order == "sequence":
+        return failed(check, "visited.order", **facts)
+    if order == "siblings" and siblings:
+        disorder = sibling_disorder(observed, siblings)
+        if disorder:
+            return failed(check, "visited.siblings", **disorder, **facts)
+    return passed(check, observed_count=len(observed),
+                  first_difference=facts.get("first_difference"))
 
 
 def judge(check, observations, answers):

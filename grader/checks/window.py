@@ -14,6 +14,8 @@ from .table import judge_bounded, parse_at_most
 
 KIND = "window"
 OPTIONS = ("at_most",)
+# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+SEALED_PARTS = ("compared",)
 FUNCTIONS = ("negascout", "mtdf")
 
 

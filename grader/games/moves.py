@@ -33,7 +33,10 @@ def move_index(move, moves) -> int | None:
 
 
 def is_move_of(move, moves) -> bool:
-    """Whether ``move`` is one of ``moves``, as a value of the same type."""
+    """Whether ``move`` is one of ``moves``, as a value of the same type (``moves`` may be a
+    kit's sealed set, which answers by digest)."""
+    if hasattr(moves, "holds_move"):
+        return moves.holds_move(move)
     return move_index(move, moves) is not None
 
 
@@ -56,8 +59,8 @@ def type_mismatch(move, moves) -> dict | None:
     ``observed_type`` and ``expected_type`` (``float``, ``int``) for a move whose type is none
     of the moves' types; None for a move of a right type (an ordinary wrong move), for None
     (no move) and where there are no moves."""
-    if move is None or not moves:
-        return None
+    if move is None or hasattr(moves, "holds_move") or not moves:
+        return None     # no moves, or a kit's sealed ones: their types are not written down
     kinds = sorted({type_name(candidate) for candidate in moves})
     observed = type_name(move)
     if observed in kinds:

@@ -51,6 +51,10 @@ class Catalogue:
             raise KeyError(f"no message {key!r} in the {self.language} catalogue")
         return entry
 
+    def has(self, key: str) -> bool:
+        section, _, name = key.partition(".")
+        return name in self.entries.get(section, {})
+
     def _included(self, key: str):
         """The loader's answer for a key: its source, and as its file name the catalogue's
         (which the compiled entry is filed under: the same key in the other language is

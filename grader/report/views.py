@@ -32,9 +32,15 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         traceback = None
     else:
         key = f"ok.{check.kind}" if verdict.reason == "ok" else f"reason.{verdict.reason}"
+        example = "example.text"
+        if verdict.facts.get("sealed"):
+            # judged with a self-check kit's sealed answers: where the words would name the
+            # reference's side, the kit's own say where the student differs instead
+            key = f"kit-{key}" if catalogue.has(f"kit-{key}") else key
+            example = f"kit-{example}"
         message = render(key, **verdict.facts)
         if not verdict.passed and verdict.facts.get("example"):
-            message = message + " " + render("example.text", **verdict.facts)
+            message = message + " " + render(example, **verdict.facts)
         named = tuple(verdict.facts.get("diagnosis") or ())
         sentences = []
         signature = verdict.facts.get("signature")
@@ -54,7 +60,8 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
         if traceback is None and isinstance(verdict.facts.get("error"), dict):
             traceback = verdict.facts["error"].get("traceback")
     picture = None
-    if not verdict.passed and not (hidden and for_student):
+    # (a kit's sealed answers hold no visits to draw beside the student's)
+    if not verdict.passed and not (hidden and for_student) and not verdict.facts.get("sealed"):
         picture = picture_view(verdict.facts)
     replays = None
     if verdict.facts.get("replays") and check.visibility == "visible":
