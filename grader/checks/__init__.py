@@ -46,6 +46,7 @@ class TaskContext:
     convention: str = "game"
     references: dict = field(default_factory=dict)   # function -> model solution
     evaluation: str | None = None     # the task's "module.function" of the student's heuristic
+    answers: str | None = None        # a hand exercise's answer file (grader/hand)
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
@@ -88,3 +89,10 @@ from . import match, rating  # noqa: E402
 
 KINDS[match.KIND] = match
 KINDS[rating.KIND] = rating
+# Hand exercises: answer files, no student code (issue 26, grader/hand).
+from . import (hand_cuts, hand_intervals, hand_move, hand_order, hand_returns,  # noqa: E402
+               hand_values, hand_visited)
+
+KINDS.update({module.KIND: module for module in (hand_values, hand_intervals, hand_returns,
+                                                 hand_cuts, hand_visited, hand_order,
+                                                 hand_move)})
