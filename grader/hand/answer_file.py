@@ -190,7 +190,8 @@ def parse(text: str):
                 tag = getattr(event, "tag", None)
                 if tag is not None and tag != "!" and not (
                         isinstance(event, yaml.ScalarEvent) and event.implicit[0]):
-                    raise AnswerFileError("tag", line=line, tag=str(tag)[:40])
+                    raise AnswerFileError("tag", line=line, tag=str(tag).replace(
+                        "tag:yaml.org,2002:", "!!")[:60])
             if isinstance(event, yaml.ScalarEvent):
                 value = event.value
                 if event.style is None and value.strip() in ("", "~", "null", "Null", "NULL"):
