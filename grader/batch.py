@@ -23,6 +23,7 @@ from pathlib import Path
 from .answers import AnswerBook
 from .checks import Verdict
 from .grading import SubmissionResult, prepare  # noqa: F401 - the batch's API
+from .hand.variants import identities
 from .run import budget_of
 from .notes import Note
 from .report.messages import Catalogue
@@ -118,9 +119,10 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     remove_stale_temporaries()
     launcher.STOPPING.clear()
     plan, answers = prepare(course, withhold_hidden=withhold_hidden, answers=answers)
-    context = Context(course, plan, answers, level, budget_of(course), catalogue.language,
-                      tasks_hash(course.files), withhold_hidden)
     listed = find(root)
+    context = Context(course, plan, answers, level, budget_of(course), catalogue.language,
+                      tasks_hash(course.files), withhold_hidden,
+                      identities(course, roster, listed))   # hand tasks' trees per student
     submissions = shard.select(listed) if shard else listed
     checks = {c.id: c for t in course.tasks for c in t.checks}
     results: list[SubmissionResult] = []

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import traceback
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
@@ -58,6 +58,8 @@ class Context:
     language: str
     course_hash: str
     withhold_hidden: bool = False
+    # student id -> the roster's identifier: whose tree a hand task with variants grades on
+    identities: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -160,7 +162,8 @@ class SubmissionGrader:
                 return Outcome(submission.student, "unchanged", hashes=hashes)
             result = grade_submission(context.plan, context.answers, self.runner.intact(),
                                       staged.folder, context.budget, context.level,
-                                      student=submission.student, workdir=self.temporary)
+                                      student=submission.student, workdir=self.temporary,
+                                      identity=context.identities.get(submission.student))
             result.display, result.notes = submission.display, notes
             if staged.problem:
                 result.problem = ("submission.archive" if submission.kind == "archive"

@@ -442,6 +442,14 @@ def judge(question: str, check, observation, answer: dict) -> Verdict:
         fields, extras = cuts_fields(check, reading, answer)
     else:
         fields = FIELDS[question](check, reading, answer)
+    given = reading.get("variant")
+    foreign = bool(given and answer.get("variant") and given.strip().upper() != answer["variant"])
+    if foreign:
+        # Follow-on credit presumes answers worked out on the student's own tree; a file
+        # written for another variant (a classmate's) was not.
+        for entry in fields + extras:
+            if entry["mark"] == "follow-on":
+                entry["mark"] = "wrong"
     earned = sum(1 for f in fields if f["mark"] in ("right", "follow-on"))
     charged = sum(1 for e in extras if e["mark"] == "wrong")
     total = len(fields)
@@ -461,16 +469,16 @@ def judge(question: str, check, observation, answer: dict) -> Verdict:
              "follow_on": sum(1 for f in fields if f["mark"] == "follow-on"),
              "total": total, "mistakes": list(dict.fromkeys(mistakes)),
              "problems": problems[:20], "variant": answer.get("variant"),
-             "variant_given": reading.get("variant"), "drawing": drawing(answer)}
+             "variant_given": given if foreign else None, "drawing": drawing(answer)}
     if question in ("intervals", "returns", "cuts") or question == "visited":
         facts["rule"] = "equal" if answer["prune_on_equality"] else "strict"
     return Verdict(check, not wrong, round(score, 6), "hand", facts)
 
 
-def drawing(answer: dict) -> dict | None:
-    """The tree as the feedback draws it (its shape and leaf values), or None when it is too
-    large to draw."""
-    if len(answer["order"]) > MAX_DRAWN:
+def drawing(answer: dict, limit: int | None = MAX_DRAWN) -> dict | None:
+    """The tree as the feedback draws it (its shape and leaf values), or None when it has
+    more than ``limit`` nodes (a sheet draws any size: ``limit=None``)."""
+    if limit is not None and len(answer["order"]) > limit:
         return None
     return {"root": answer["root"], "children": answer["children"],
             "player": answer["player"], "players": answer.get("players"),

@@ -144,3 +144,18 @@ def for_student(plan, key: str):
                 for check, needed in plan.calls_of.items()}
     hidden = frozenset(changed[k].key() if k in changed else k for k in plan.hidden_keys)
     return replace(plan, calls=calls, calls_of=calls_of, hidden_keys=hidden)
+
+
+def identities(course, roster, submissions) -> dict:
+    """Each submission's key for the trees of hand tasks with variants: the roster's
+    identifier of the person it belongs to (submissions the roster does not name keep their
+    own name, and are noted by the roster's exports).  Empty without a roster or without such
+    tasks."""
+    if roster is None or not any(getattr(task, "variants", None) for task in course.tasks):
+        return {}
+    found = {}
+    for submission in submissions:
+        person, _ = roster.match(submission.display)
+        if person is not None:
+            found[submission.student] = roster.identifier_of(person)
+    return found

@@ -18,12 +18,15 @@ MARKS = ("right", "follow-on", "wrong", "missing")
 SYMBOLS = {"MAX": "▲", "MIN": "▼", "CHANCE": "◯"}
 
 
-def layout(drawing: dict) -> dict:
+SHEET_GAP = 44           # a sheet's leaves need room for their values only
+
+
+def layout(drawing: dict, gap: int | None = None) -> dict:
     """Where each node of a drawing (``grader.hand.questions.drawing``) goes: one row per
     ply labelled with its player, leaves side by side, a parent above the middle of its
     children."""
     nodes, edges, placed, depth_of = [], [], {}, {}
-    gap = VECTOR_GAP if drawing.get("vector") else NODE_GAP
+    gap = gap or (VECTOR_GAP if drawing.get("vector") else NODE_GAP)
     next_x = [MARGIN + LABEL_WIDTH]
 
     def place(name: str, depth: int) -> float:
@@ -72,7 +75,7 @@ def layout(drawing: dict) -> dict:
 
 def blank(drawing: dict) -> dict:
     """The tree as a sheet prints it: leaf values only."""
-    return _public(layout(drawing))
+    return _public(layout(drawing, None if drawing.get("vector") else SHEET_GAP))
 
 
 def solution(answer: dict, drawing: dict, labels: dict) -> dict:
@@ -210,8 +213,12 @@ def task_picture(verdicts: list, task, catalogue, for_student: bool, now=None) -
     if for_student:
         hand = [v for v in hand if not hidden_now(v.check, task, now)]
     labels = labels_of(catalogue)
+    foreign = next((v.facts for v in hand if v.facts.get("variant_given")), None)
+    note = catalogue.text("hand.foreign", given=foreign["variant_given"],
+                          variant=foreign["variant"]) if foreign else None
     picture = feedback(hand, labels)
     if picture is None:
-        return None
+        return {"tree": None, "labels": labels, "text": [], "note": note} if note else None
     drawing = next(v.facts["drawing"] for v in hand if v.facts.get("drawing"))
-    return {"tree": picture, "labels": labels, "text": text_lines(picture, drawing)}
+    return {"tree": picture, "labels": labels, "text": text_lines(picture, drawing),
+            "note": note}
