@@ -59,7 +59,7 @@ def test_the_sheets_exercise_1_is_a_bundled_task_whose_pins_hold(course):
 
 
 def test_the_seeds_worked_solution_typed_in_gets_full_marks(grade, course):
-    result = grade(COURSE / "submissions" / "namon")
+    result = grade(COURSE / "submissions" / "loesung-des-blatts")
     assert result.score == course.max_score == 26
     assert all(v.passed for v in result.verdicts)
 
@@ -150,7 +150,7 @@ def test_a_missing_answer_file_costs_the_tasks_questions_with_a_clear_message(gr
 
 
 def test_the_answer_file_is_found_in_a_subfolder_as_lms_downloads_put_it(grade, tmp_path):
-    shutil.copytree(COURSE / "submissions" / "namon", tmp_path / "Abgabe" / "Blatt3")
+    shutil.copytree(COURSE / "submissions" / "loesung-des-blatts", tmp_path / "Abgabe" / "Blatt3")
     assert grade(tmp_path).score == 26
 
 

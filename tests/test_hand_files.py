@@ -1,6 +1,10 @@
 """Answer files are the student's, so hostile: each of tests/data/hand/feindlich is graded in
 one batch with `grader grade`, next to a correct student, and each gets a clear message at
-its file and line; none stops the batch or is run, built or believed."""
+its file and line; none stops the batch or is run, built or believed.
+
+The hostile files are named ``aufgabe1.yml`` (the answer file may end in .yaml, .yml or
+.json): the suite reads every ``*.yaml`` under tests/data as a candidate task file, and the
+task-file loader, which reads the instructor's files, expands aliases."""
 
 from __future__ import annotations
 
@@ -24,8 +28,8 @@ def batch(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hand-batch")
     submissions = folder / "submissions"
     shutil.copytree(HOSTILE, submissions)
-    shutil.copytree(ROOT / "courses" / "von-hand" / "submissions" / "namon",
-                    submissions / "namon")
+    shutil.copytree(ROOT / "courses" / "von-hand" / "submissions" / "loesung-des-blatts",
+                    submissions / "loesung-des-blatts")
     out = folder / "out"
     assert main(["grade", "--tasks", str(ROOT / "courses" / "von-hand" / "tasks"),
                  "--submissions", str(submissions), "--out", str(out), "--lang", "en",
@@ -39,24 +43,24 @@ def batch(tmp_path_factory):
 
 def test_every_hostile_file_is_graded_and_none_is_an_internal_error(batch):
     _, results, _ = batch
-    assert set(results) == {p.name for p in HOSTILE.iterdir()} | {"namon"}
+    assert set(results) == {p.name for p in HOSTILE.iterdir()} | {"loesung-des-blatts"}
     for name, record in results.items():
-        assert not record["extra_data"]["needs_person"] or name == "namon", name
+        assert not record["extra_data"]["needs_person"] or name == "loesung-des-blatts", name
         assert all("internal" not in (t.get("output") or "") for t in record["tests"]), name
-    assert results["namon"]["score"] == 26
+    assert results["loesung-des-blatts"]["score"] == 26
 
 
 @pytest.mark.parametrize("student, message", [
-    ("alias-bombe", "aufgabe1.yaml:1: anchors and aliases (&, *) are not needed"),
-    ("tag", "aufgabe1.yaml:3: tags such as !!python/object/apply"),
-    ("tief", "aufgabe1.yaml:1: nested more than 6 levels deep"),
+    ("alias-bombe", "aufgabe1.yml:1: anchors and aliases (&, *) are not needed"),
+    ("tag", "aufgabe1.yml:3: tags such as !!python/object/apply"),
+    ("tief", "aufgabe1.yml:1: nested more than 6 levels deep"),
     ("zu-gross", "the answer file is larger than 64 KiB"),
-    ("latin1", "aufgabe1.yaml:3: this line is not UTF-8 text; save the file as UTF-8"),
-    ("nul", "aufgabe1.yaml:3: the file holds a NUL byte"),
-    ("zwei-dokumente", "aufgabe1.yaml:2: a second document (---)"),
+    ("latin1", "aufgabe1.yml:3: this line is not UTF-8 text; save the file as UTF-8"),
+    ("nul", "aufgabe1.yml:3: the file holds a NUL byte"),
+    ("zwei-dokumente", "aufgabe1.yml:2: a second document (---)"),
     ("ordner-statt-datei", "your submission has no answer file aufgabe1.yaml"),
-    ("zwei-dateien", "there are several answer files (aufgabe1.json, aufgabe1.yaml)"),
-    ("liste-statt-fragen", "aufgabe1.yaml:1: an answer file is a list of questions with "
+    ("zwei-dateien", "there are several answer files (aufgabe1.json, aufgabe1.yml)"),
+    ("liste-statt-fragen", "aufgabe1.yml:1: an answer file is a list of questions with "
                            "their answers"),
 ])
 def test_a_file_that_cannot_be_used_says_why_and_where(batch, student, message):
@@ -112,7 +116,7 @@ def test_no_tag_was_ever_run():
 
 
 def test_an_alias_bomb_is_refused_before_anything_is_built():
-    text = (HOSTILE / "alias-bombe" / "aufgabe1.yaml").read_text()
+    text = (HOSTILE / "alias-bombe" / "aufgabe1.yml").read_text()
     with pytest.raises(AnswerFileError) as error:
         parse(text)
     assert (error.value.key, error.value.line) == ("alias", 1)

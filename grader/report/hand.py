@@ -21,7 +21,10 @@ SYMBOLS = {"MAX": "▲", "MIN": "▼", "CHANCE": "◯"}
 SHEET_GAP = 44           # a sheet's leaves need room for their values only
 
 
-def layout(drawing: dict, gap: int | None = None) -> dict:
+SHEET_ROW = 62
+
+
+def layout(drawing: dict, gap: int | None = None, row_height: int = ROW_HEIGHT) -> dict:
     """Where each node of a drawing (``grader.hand.questions.drawing``) goes: one row per
     ply labelled with its player, leaves side by side, a parent above the middle of its
     children."""
@@ -32,7 +35,7 @@ def layout(drawing: dict, gap: int | None = None) -> dict:
     def place(name: str, depth: int) -> float:
         depth_of[name] = depth
         children = drawing["children"].get(name, [])
-        y = MARGIN + depth * ROW_HEIGHT
+        y = MARGIN + depth * row_height
         if children:
             xs = [place(child, depth + 1) for child in children]
             x = (xs[0] + xs[-1]) / 2
@@ -67,15 +70,15 @@ def layout(drawing: dict, gap: int | None = None) -> dict:
     for level in range(depth + 1):
         movers = [drawing["player"].get(n) for n, d in depth_of.items() if d == level
                   and n in drawing["player"]]
-        rows.append({"y": MARGIN + level * ROW_HEIGHT, "player": movers[0] if movers else ""})
+        rows.append({"y": MARGIN + level * row_height, "player": movers[0] if movers else ""})
     return {"nodes": nodes, "edges": edges, "rows": rows, "by_name": placed,
             "width": next_x[0] + MARGIN + 40,
-            "height": MARGIN * 2 + depth * ROW_HEIGHT + 28}
+            "height": MARGIN * 2 + depth * row_height + 28}
 
 
 def blank(drawing: dict) -> dict:
     """The tree as a sheet prints it: leaf values only."""
-    return _public(layout(drawing, None if drawing.get("vector") else SHEET_GAP))
+    return _public(layout(drawing, None if drawing.get("vector") else SHEET_GAP, SHEET_ROW))
 
 
 def solution(answer: dict, drawing: dict, labels: dict) -> dict:
