@@ -16,8 +16,6 @@ from .answers import AnswerBook, ReferenceTooLarge
 from .calls import Observation
 from .checks import Verdict
 from .hand import BY_HAND
-from .hand import variants as hand_variants
-from .hand.answer_file import observe as read_answer_file
 from .mistakes import attach_diagnoses
 from .run import SubmissionRun
 from .sandbox.isolation import best_level
@@ -278,7 +276,9 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
     started = time.monotonic()
     level = level or best_level()
     student = student or submission.name
-    plan = hand_variants.for_student(plan, identity or student)   # a hand task's own tree
+    if any(call.convention == BY_HAND for call in plan.calls):
+        from .hand.variants import for_student
+        plan = for_student(plan, identity or student)   # a hand task: the student's own tree
     files = [p for p in submission.iterdir() if not p.name.startswith(".")] \
         if submission.is_dir() else []
     if not files:
@@ -316,6 +316,12 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
         result = SubmissionResult(student, verdicts, output=run.output, isolation=level)
     result.seconds = time.monotonic() - started
     return result
+
+
+def read_answer_file(call, submission: Path) -> Observation:
+    """A hand task's answer file, read here in the parent (``grader.hand.answer_file``)."""
+    from .hand.answer_file import observe
+    return observe(call, submission)
 
 
 def play_series_of(plan: Plan, run: SubmissionRun, observations: dict, shown: bool,

@@ -133,6 +133,11 @@ def test_each_students_answer_file_is_graded_against_that_students_tree(graded, 
     for name, record in results.items():
         if name != copier:
             assert record["score"] == course.max_score, name
+    # the same round trip as code: moodle.csv names the roster's users with their grades
+    rows = list(csv.DictReader((out / "moodle.csv").open(encoding="utf-8-sig")))
+    usernames = {s.key for s in from_roster(ROSTER)}
+    assert {row["Username"] for row in rows} == usernames
+    assert sorted(float(row["grade"]) for row in rows)[1] == course.max_score
 
 
 def test_a_classmates_answer_file_does_not_fit_and_the_feedback_says_why(graded, course,
