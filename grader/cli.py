@@ -270,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "autograding-grading-reporter reads: one test per visible check) to "
                        "FILE; in a GitHub Actions step ($GITHUB_OUTPUT set) also set the "
                        "step's output 'result' to its base64 form")
+    check.add_argument("--student", metavar="KEY", help="whose tree a hand exercise with "
+                       "variants is checked on: your username (the key of grader sheets) "
+                       "[the folder's name]")
     check.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     solve = command("solve", help="print the reference answers",
@@ -1117,7 +1120,7 @@ def cmd_check(args) -> int:
         return EXIT_BAD_INPUT
     from .single import grade_folder
     result = grade_folder(course, folder, level, answers=answer_book,
-                          while_waiting=_report_modules)
+                          while_waiting=_report_modules, identity=args.student)
     # Colour only where the markup puts it: rich's highlighting of numbers and quotes in
     # every message would colour at random and costs half of printing the feedback.
     from rich.console import Console

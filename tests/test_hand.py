@@ -206,3 +206,41 @@ def test_the_hand_run_visits_exactly_what_the_reference_alphabeta_visits(equalit
         # every cut edge leads from a visited node to a child never entered, after a sibling
         for parent, child in run["cut_edges"]:
             assert parent in run["intervals"] and child not in run["intervals"]
+
+
+def with_questions(tmp_path, *checks) -> "Course":
+    text = (COURSE / "tasks" / "blatt3-aufgabe1.yaml").read_text()
+    text = text.replace("      - {kind: hand-order, nodes: [C], points: 2}",
+                        "      - {kind: hand-order, nodes: [C], points: 2}\n" + "".join(
+                            f"      - {check}\n" for check in checks))
+    (tmp_path / "tasks.yaml").write_text(text)
+    return load_course(tmp_path / "tasks.yaml")
+
+
+def test_the_classic_misconceptions_are_named_where_they_fit(grade, tmp_path):
+    course = with_questions(tmp_path, "{kind: hand-visited, points: 1}")
+    result = grade(HAND / "fehlvorstellungen", prepare(course))
+    named = {v.check.kind: v.facts["mistakes"] for v in result.verdicts}
+    assert named["hand-values"] == ["min-maximising", "max-minimising"]
+    assert named["hand-intervals"] == ["swapped", "pruned-visited"]
+    assert named["hand-returns"] == ["fail-hard"]
+    assert named["hand-cuts"][0] == "wrong-side"
+    assert named["hand-visited"] == ["pruned-counted"]
+    text = render_student(result, course, Catalogue("en"))["feedback.md"]
+    for words in ("a MIN node maximising", "a MAX node minimising", "α and β are swapped",
+                  "a pruned node counted as visited", "clamped to the window [α, β] (fail-hard)",
+                  "tests the cut on the wrong side", "you count the child at the end of each "
+                  "cut edge as visited"):
+        assert words in text, words
+    cuts = next(v for v in result.verdicts if v.check.kind == "hand-cuts")
+    assert {e["edge"]: e["mark"] for e in cuts.facts["extras"]}["G→G3"] == "below", \
+        "an edge inside a subtree cut off already costs nothing"
+
+
+def test_pruning_the_first_child_and_returning_the_minimax_value_are_named(grade):
+    result = grade(HAND / "erstes-kind")
+    named = {v.check.kind: v.facts["mistakes"] for v in result.verdicts}
+    assert named["hand-cuts"] == ["first-child"]
+    assert named["hand-returns"] == ["minimax-return"]
+    cuts = next(v for v in result.verdicts if v.check.kind == "hand-cuts")
+    assert cuts.score == pytest.approx(2.0), "3 of 3 cut edges, one edge too many"

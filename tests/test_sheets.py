@@ -237,3 +237,14 @@ def test_the_moodle_question_bank_parses_strictly_and_every_field_is_the_referen
         assert image.get("name") in text
         svg = ET.fromstring(base64.b64decode(image.text))
         assert svg.tag.endswith("svg")
+
+
+def test_a_self_check_finds_the_students_tree_by_the_key_given(solutions, tmp_path):
+    student = from_roster(ROSTER)[3]
+    folder = tmp_path / "meine-abgabe"
+    folder.mkdir()
+    (folder / "aufgabe1.yaml").write_text(answer_file(solutions[student.key], student.key))
+    check = ["check", str(folder), "--tasks", str(COURSE / "tasks"), "--out",
+             str(tmp_path / "out")]
+    assert main([*check, "--student", student.key]) == 0
+    assert main(check) == 1, "the folder's name draws another tree"
