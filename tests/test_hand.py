@@ -244,3 +244,15 @@ def test_pruning_the_first_child_and_returning_the_minimax_value_are_named(grade
     assert named["hand-returns"] == ["minimax-return"]
     cuts = next(v for v in result.verdicts if v.check.kind == "hand-cuts")
     assert cuts.score == pytest.approx(2.0), "3 of 3 cut edges, one edge too many"
+
+
+def test_a_hand_answer_is_kept_in_the_answer_cache_exactly(prepared):
+    """Its intervals hold ±inf, its tables lists of lists: the cache brings them back equal,
+    in value and in type."""
+    from grader.answer_cache import decode, dumps
+    from test_answer_cache import same_in_type_and_value
+    plan, answers = prepared
+    for call in plan.calls:
+        answer = answers[call]
+        same_in_type_and_value(decode(dumps(answer)), answer, call.function)
+        assert answer[0]["alphabeta"]["intervals"]["A"] == [-float("inf"), float("inf")]
