@@ -119,10 +119,11 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     remove_stale_temporaries()
     launcher.STOPPING.clear()
     plan, answers = prepare(course, withhold_hidden=withhold_hidden, answers=answers)
-    listed = find(root)
     context = Context(course, plan, answers, level, budget_of(course), catalogue.language,
-                      tasks_hash(course.files), withhold_hidden,
-                      identities(course, roster, listed))   # hand tasks' trees per student
+                      tasks_hash(course.files), withhold_hidden)
+    listed = find(root)
+    # whose tree each submission's hand tasks are graded on (the roster's key)
+    context = replace(context, identities=identities(course, roster, listed))
     submissions = shard.select(listed) if shard else listed
     checks = {c.id: c for t in course.tasks for c in t.checks}
     results: list[SubmissionResult] = []

@@ -318,12 +318,6 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
     return result
 
 
-def read_answer_file(call, submission: Path) -> Observation:
-    """A hand task's answer file, read here in the parent (``grader.hand.answer_file``)."""
-    from .hand.answer_file import observe
-    return observe(call, submission)
-
-
 def play_series_of(plan: Plan, run: SubmissionRun, observations: dict, shown: bool,
                    student: str) -> None:
     """Plays the plan's series of games (check kinds that grade by play) that are ``shown``
@@ -386,3 +380,9 @@ def _bounded(value, depth: int):
     if isinstance(value, dict):
         return {key: _bounded(item, depth + 1) for key, item in value.items()}
     return value
+
+
+def read_answer_file(call, submission: Path) -> Observation:
+    """A hand task's answer file, read here in the parent (``grader.hand.answer_file``)."""
+    from .hand.answer_file import observe
+    return observe(call, submission)

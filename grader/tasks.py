@@ -575,8 +575,12 @@ class _SheetReader:
                                           file=self.file, problems=self.problems,
                                           convention=convention, evaluation=evaluation,
                                           references={f: dict(references).get(f, f)
-                                                      for f in functions}, answers=answers)
+                                                      for f in functions})
         task_checks = self.checks(raw, context, visibility)
+        for check in task_checks:
+            if answers is None and check.kind.startswith("hand-"):
+                self.problem(check.line, f"a {check.kind} check asks about a hand exercise; "
+                             "give the task the name of its answer file (answers: aufgabe1)")
         if variants is not None and any(not c.kind.startswith("hand-") for c in task_checks):
             self.problem(raw.line_of("variants"), "a task with variants (a tree per student) "
                          "asks only hand questions (hand-* checks): give code checks a task "

@@ -46,7 +46,6 @@ class TaskContext:
     convention: str = "game"
     references: dict = field(default_factory=dict)   # function -> model solution
     evaluation: str | None = None     # the task's "module.function" of the student's heuristic
-    answers: str | None = None        # a hand exercise's answer file (grader/hand)
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))

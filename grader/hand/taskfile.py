@@ -177,11 +177,8 @@ def node_option(item, context, line, default, kind: str, inner: bool = True):
 
 
 def common_problems(item, context, line, kind: str) -> None:
-    """What every hand check needs: the task's answer file and a tree it can ask about."""
-    if getattr(context, "answers", None) is None:
-        context.problem(line, f"a {kind} check asks about a hand exercise; give the task the "
-                        "name of its answer file (answers: aufgabe1)")
-        return
+    """What every hand check needs: a tree it can ask about (that the task names its answer
+    file is checked once its checks are read, ``grader.tasks``)."""
     if kind in ALPHABETA_QUESTIONS and context.game_spec is not None:
         spec = json.loads(context.game_spec)
         if any(p == "CHANCE" for p in spec.get("players") or ()):
