@@ -75,6 +75,9 @@ def answer_call(call: Call) -> list[dict]:
     if call.convention == "plain":
         evaluation = EVALUATIONS[call.reference]
         return [{"value": evaluation(*item)} for item in call.inputs()]
+    if call.convention == "by-hand":    # a hand exercise's answer file (grader/hand)
+        from .hand.solution import answer_hand
+        return [answer_hand(item, call.prune_on_equality) for item in call.inputs()]
     if call.convention == "ordering":   # a move ordering, on the positions of a task's tree
         return ordering_answers(call.inputs(), call.args[0] if call.args else None,
                                 call.prune_on_equality, call.reference)

@@ -23,6 +23,7 @@ from pathlib import Path
 from .answers import AnswerBook
 from .checks import Verdict
 from .grading import SubmissionResult, prepare  # noqa: F401 - the batch's API
+from .hand.variants import identities
 from .run import budget_of
 from .notes import Note
 from .report.messages import Catalogue
@@ -121,6 +122,8 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     context = Context(course, plan, answers, level, budget_of(course), catalogue.language,
                       tasks_hash(course.source_files), withhold_hidden)
     listed = find(root)
+    # whose tree each submission's hand tasks are graded on (the roster's key)
+    context = replace(context, identities=identities(course, roster, listed))
     submissions = shard.select(listed) if shard else listed
     checks = {c.id: c for t in course.tasks for c in t.checks}
     results: list[SubmissionResult] = []

@@ -281,6 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "autograding-grading-reporter reads: one test per visible check) to "
                        "FILE; in a GitHub Actions step ($GITHUB_OUTPUT set) also set the "
                        "step's output 'result' to its base64 form")
+    check.add_argument("--student", metavar="KEY", help="whose tree a hand exercise with "
+                       "variants is checked on: your username (the key of grader sheets) "
+                       "[the folder's name]")
     check.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
 
     solve = command("solve", help="print the reference answers",
@@ -336,6 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="language of the exports; must be the shards' [the shards']")
     _classroom_parser(command)
     _gradescope_commands(command)
+    _sheets_parser(command)
     _lms_options(merge)
     return parser
 
@@ -361,6 +365,75 @@ def _classroom_parser(command) -> None:
                            "placeholder URL to replace]")
     classroom.add_argument("--lang", choices=("de", "en"),
                            help="language of the feedback [the course's]")
+
+
+SHEETS_EPILOG = """\
+examples:
+  grader sheets --tasks courses/von-hand/tasks --roster teilnehmer.csv --out blaetter
+  grader sheets --students abgaben/ --out blaetter      # keyed by the submissions' names
+  grader sheets --names namen.txt --out blaetter --task aufgabe1
+
+For each student and hand task: OUT/<student>/sheet.html (prints on A4), the answer template
+<answers>.yaml and the form <answers>-form.html; OUT/solutions/<task>-<code>.html per variant;
+OUT/index.html and variants.csv; OUT/moodle-questions.xml (Moodle XML, Cloze). Grading finds
+each student's tree by the same key: pass the same --roster to grader grade.
+
+exit status: 0 written; 1 a file could not be written; 2 bad input (task files, no hand task,
+a roster, folder or name list that cannot be used)."""
+
+
+def _sheets_parser(command) -> None:
+    sheets = command("sheets", help="one sheet per student for the hand exercises: their own "
+                     "tree, answer template and form, solutions, a Moodle question bank",
+                     description="Write per-student sheets of the course's hand exercises "
+                     "(tree tasks with answers:): each student's own tree (drawn from the "
+                     "task's variants: seed and the student's key), a printable sheet, the "
+                     "answer template and form, the solution of each variant, and every "
+                     "variant as a Moodle question bank.", epilog=SHEETS_EPILOG)
+    sheets.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
+    sheets.add_argument("--out", required=True, metavar="DIR", help="where the sheets go")
+    who = sheets.add_mutually_exclusive_group(required=True)
+    who.add_argument("--roster", metavar="FILE", help="the course's participants as CSV (as "
+                     "for grader grade --roster): keyed by username, else ID number, else email")
+    who.add_argument("--students", metavar="DIR", help="a submissions folder: keyed by each "
+                     "submission's name, as grader grade names it")
+    who.add_argument("--names", metavar="FILE", help="a text file with one student per line")
+    sheets.add_argument("--task", metavar="ID", help="only this hand task [all of them]")
+    sheets.add_argument("--lang", choices=("de", "en"), help="language of the sheets "
+                        "[the course's]")
+    sheets.add_argument("--no-moodle", action="store_true",
+                        help="leave out moodle-questions.xml")
+    sheets.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
+
+
+def cmd_sheets(args) -> int:
+    from .hand.sheets import SheetsError, from_folder, from_names, from_roster, write_sheets
+    from .report.messages import Catalogue
+    from .report.roster import RosterError
+    err = _console(stderr=True)
+    course = _load(args.tasks, err)
+    if course is None:
+        return EXIT_BAD_INPUT
+    try:
+        students = (from_roster(args.roster) if args.roster else
+                    from_folder(args.students) if args.students else from_names(args.names))
+        from .grading import prepare
+        _, answers = prepare(course, answers=_answer_book(course, args))
+        summary = write_sheets(course, students, Path(args.out),
+                               Catalogue(args.lang or course.language), answers,
+                               task_id=args.task, moodle=not args.no_moodle)
+        answers.save()
+    except (SheetsError, RosterError) as error:
+        for line in str(error).splitlines():
+            err.print(line, markup=False, highlight=False)
+        return EXIT_BAD_INPUT
+    except OSError as error:
+        err.print(f"{args.out}: cannot be written ({error})", markup=False)
+        return EXIT_FAILED
+    variants = ", ".join(f"{task}: {count}" for task, count in summary["variants"].items())
+    print(f"{summary['students']} students, {summary['files']} files in {args.out}; "
+          f"distinct trees per task: {variants}")
+    return EXIT_OK
 
 
 def _tournament_command(command) -> None:
@@ -496,7 +569,7 @@ def _command(args) -> int:
             "validate": cmd_validate, "import-trees": cmd_import, "kit": cmd_kit,
             "merge": cmd_merge, "classroom": cmd_classroom, "gradescope": cmd_gradescope,
             "gradescope-run": cmd_gradescope_run,
-            "tournament": cmd_tournament}[args.command](args)
+            "tournament": cmd_tournament, "sheets": cmd_sheets}[args.command](args)
 
 
 # The collector's thresholds for a command: generation 0 is collected after 100,000 new
@@ -1075,7 +1148,7 @@ def cmd_check(args) -> int:
         return EXIT_BAD_INPUT
     from .single import grade_folder
     result = grade_folder(course, folder, level, answers=answer_book,
-                          while_waiting=_report_modules)
+                          while_waiting=_report_modules, identity=args.student)
     # Colour only where the markup puts it: rich's highlighting of numbers and quotes in
     # every message would colour at random and costs half of printing the feedback.
     from rich.console import Console

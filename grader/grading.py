@@ -15,6 +15,7 @@ from . import checks as check_kinds
 from .answers import AnswerBook, ReferenceTooLarge
 from .calls import Observation
 from .checks import Verdict
+from .hand import BY_HAND
 from .mistakes import attach_diagnoses
 from .run import SubmissionRun
 from .sandbox.isolation import best_level
@@ -273,9 +274,12 @@ def smaller_known_example(verdict: Verdict, plan: Plan, run: SubmissionRun,
 def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submission: Path,
                      budget: float, level: str | None = None,
                      student: str | None = None, workdir: Path | None = None,
-                     run: SubmissionRun | None = None) -> SubmissionResult:
+                     run: SubmissionRun | None = None,
+                     identity: str | None = None) -> SubmissionResult:
     """Grade one (staged) submission folder (``workdir``: where its scratch folder goes;
-    ``run``: the submission's run, its child started already; it is closed here).
+    ``run``: the submission's run, its child started already; it is closed here;
+    ``identity``: the student's key for a hand task's own tree, the roster's identifier or
+    else ``student``, see ``grader.hand.variants``).
 
     Everything the student may see runs first: the calls of visible checks and the shrinking
     of their counterexamples.  Only then do the calls of hidden checks run, and whatever the
@@ -285,6 +289,9 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
     started = time.monotonic()
     level = level or best_level()
     student = student or submission.name
+    if any(call.convention == BY_HAND for call in plan.calls):
+        from .hand.variants import for_student
+        plan = for_student(plan, identity or student)   # a hand task: the student's own tree
     files = [p for p in submission.iterdir() if not p.name.startswith(".")] \
         if submission.is_dir() else []
     if not files:
@@ -293,6 +300,8 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
         observations = {call.key(): Observation("missing-module", error={
             "module": call.module, "file": call.module + ".py"})
             for call in (*plan.calls, *plan.series)}
+        observations.update({call.key(): read_answer_file(call, submission)
+                             for call in plan.calls if call.convention == BY_HAND})
         result = SubmissionResult(student, judge_all(plan, observations, answers),
                                   problem="submission.empty", isolation=level)
     else:
@@ -303,7 +312,9 @@ def grade_submission(plan: Plan, answers: AnswerBook, child_script: Path, submis
             for shown in (True, False):
                 for call in plan.calls:
                     if (call.key() not in plan.hidden_keys) == shown:
-                        observations[call.key()] = run.run_call(call)
+                        # an answer file is read here, in the parent; code runs in the child
+                        observations[call.key()] = read_answer_file(call, submission) \
+                            if call.convention == BY_HAND else run.run_call(call)
                 play_series_of(plan, run, observations, shown, student)
                 phase = [c for c in plan.checks if plan.is_shown(c) == shown]
                 judged = judge_all(replace(plan, checks=tuple(phase)), observations, answers)
@@ -411,3 +422,9 @@ def _bounded(value, depth: int):
     if isinstance(value, dict):
         return {key: _bounded(item, depth + 1) for key, item in value.items()}
     return value
+
+
+def read_answer_file(call, submission: Path) -> Observation:
+    """A hand task's answer file, read here in the parent (``grader.hand.answer_file``)."""
+    from .hand.answer_file import observe
+    return observe(call, submission)

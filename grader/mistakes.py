@@ -264,7 +264,7 @@ def attach_diagnoses(verdicts, plan, observations, answers, source: Path | None 
             verdict = replace(verdict, facts={**verdict.facts, "signature": signature})
         mistakes = found.get(verdict.check.function) \
             or found.get((verdict.check.function, verdict.check.task_id))
-        if mistakes and not verdict.passed and verdict.reason != "item.error" \
+        if mistakes and not verdict.passed and verdict.reason not in ("item.error", "hand") \
                 and not verdict.reason.startswith("call."):
             verdict = replace(verdict, facts={**verdict.facts, "diagnosis": mistakes})
         result.append(verdict)

@@ -14,14 +14,15 @@ from pathlib import Path
 
 def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
                  withhold_hidden: bool = False, answers=None, student: str | None = None,
-                 while_waiting=None):
+                 while_waiting=None, identity: str | None = None):
     """The ``SubmissionResult`` of ``folder`` on ``course``'s checks (``only_visible``: the
     visible ones; ``withhold_hidden``: hidden checks fail as withheld instead of running, for
     a sandbox too weak to keep their inputs secret).  ``answers``: the reference answers' book
     (one backed by the answer cache, or a kit's), or a function that makes it once the child
     is started; ``while_waiting``: called once the child is
     started, while this process has nothing to do but wait for it (``grader check`` imports
-    its report modules there)."""
+    its report modules there); ``identity``: the student's key for hand tasks with variants
+    (``grader.hand.variants``; the folder's name unless given)."""
     from .run import SubmissionRun, budget_of
     from .sandbox.launcher import stage_runner
     from .submissions import Submission, stage
@@ -55,7 +56,8 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
             waiting = threading.Thread(target=while_waiting, daemon=True)
             waiting.start()
         result = grade_submission(plan, answers, run.child_script, staged.folder,
-                                  run.budget, level, student=name, workdir=Path(work), run=run)
+                                  run.budget, level, student=name, workdir=Path(work), run=run,
+                                  identity=identity)
         if waiting is not None:
             waiting.join()
         result.notes = list(staged.notes) + result.notes

@@ -55,6 +55,8 @@ from .games.connect4 import BoardError, read_board
 from .games.kalah import PositionError as KalahPositionError
 from .games.kalah import normalise_position as kalah_position
 from .games.tictactoe import normalise_board
+from .hand.taskfile import module_of as hand_module
+from .hand.taskfile import read_task as read_hand_task
 from .yamlsrc import LocatedDict, LocatedList, Problem, line_of, load
 
 # The searches that return (value, action): one list, the check kinds'.
@@ -136,6 +138,8 @@ class Task:
     convention: str = "game"                # how the student's search functions are called
     heuristic: str | None = None            # reference evaluation tabulated at the horizon
     evaluation: str | None = None           # "module.function": the student's own heuristic
+    answers: str | None = None              # a hand exercise's answer file (grader/hand)
+    variants: str | None = None             # its per-student trees (canonical JSON)
 
     def module_of(self, function: str) -> str:
         return dict(self.modules)[function]
@@ -589,7 +593,7 @@ class _SheetReader:
                                 "lose_states", "options", "heuristic", "paranoid",
                                 "alliances", "ties", "pits", "stones", "to_move",
                                 "columns", "rows", "connect", "first",
-                                "noisy", "extension", "evaluation"))
+                                "noisy", "extension", "evaluation", "answers", "variants"))
         task_id = raw.get("id")
         if not isinstance(task_id, str) or not TASK_ID.match(task_id):
             self.problem(raw.line_of("id") if "id" in raw else raw.line,
@@ -661,6 +665,8 @@ class _SheetReader:
             self.n_player_rules(raw, game_spec, convention, depth,
                                 {f: references.get(f, f) for f in functions})
         evaluation = self.evaluation(raw)
+        # a hand exercise: an answer file instead of code, maybe a tree per student
+        answers, variants = read_hand_task(self, raw, game, game_spec, depth)
         visibility = raw.get("visibility", "visible")
         if visibility not in VISIBILITIES:
             self.problem(raw.line_of("visibility"), f"visibility must be one of "
@@ -675,6 +681,14 @@ class _SheetReader:
                                           players=self.players_cycle(raw, game, game_spec),
                                           warnings=self.warnings)
         task_checks = self.checks(raw, context, visibility)
+        for check in task_checks:
+            if answers is None and check.kind.startswith("hand-"):
+                self.problem(check.line, f"a {check.kind} check asks about a hand exercise; "
+                             "give the task the name of its answer file (answers: aufgabe1)")
+        if variants is not None and any(not c.kind.startswith("hand-") for c in task_checks):
+            self.problem(raw.line_of("variants"), "a task with variants (a tree per student) "
+                         "asks only hand questions (hand-* checks): give code checks a task "
+                         "of their own")
         if evaluation is not None and not any(
                 hasattr(check_kinds.KINDS[c.kind], "series") for c in task_checks):
             self.problem(raw.line_of("evaluation"), "evaluation: is the heuristic the "
@@ -689,7 +703,8 @@ class _SheetReader:
                     modules=tuple((f, modules[f]) for f in functions),
                     references=tuple(sorted(references.items())), limits=task_limits,
                     checks=tuple(task_checks), pins=pins, due=self.due,
-                    convention=convention, heuristic=heuristic, evaluation=evaluation)
+                    convention=convention, heuristic=heuristic, evaluation=evaluation,
+                    answers=answers, variants=variants)
 
     def players_cycle(self, raw, game, game_spec) -> tuple | None:
         """The task's cycle of players: its tree's, or (a task without a game, for random
@@ -738,6 +753,8 @@ class _SheetReader:
                 self.problem(raw.line_of("module"), f"module {module!r} is not a Python module name")
             else:
                 modules.update({function: module for function in value})
+        elif isinstance(raw.get("answers"), str):   # a hand exercise: no code, an answer file
+            modules.update({function: hand_module(raw["answers"]) for function in value})
         for function in value:
             if function not in modules:
                 self.problem(raw.line_of(key), f"no module is known for function "

@@ -29,13 +29,14 @@ import sys
 import tempfile
 import traceback
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
 from . import forgery
 from .answers import AnswerBook
 from .grading import Plan, SubmissionResult, grade_submission
+from .hand import BY_HAND
 from .notes import Note
 from .report.messages import Catalogue
 from .report.writers import render_student
@@ -58,6 +59,16 @@ class Context:
     language: str
     course_hash: str
     withhold_hidden: bool = False
+    # student id -> the roster's identifier: whose tree a hand task with variants grades on
+    identities: dict = field(default_factory=dict)
+
+    def plan_for(self, student: str) -> Plan:
+        """The plan ``student`` is graded with: a hand task's calls on the student's own tree
+        (``grader.hand.variants``), found by the roster's key where there is one."""
+        if not any(call.convention == BY_HAND for call in self.plan.calls):
+            return self.plan
+        from .hand.variants import for_student
+        return for_student(self.plan, self.identities.get(student, student))
 
 
 @dataclass
@@ -158,7 +169,8 @@ class SubmissionGrader:
             hashes = staged_hashes(context, staged)
             if previous is not None and previous == hashes:
                 return Outcome(submission.student, "unchanged", hashes=hashes)
-            result = grade_submission(context.plan, context.answers, self.runner.intact(),
+            result = grade_submission(context.plan_for(submission.student), context.answers,
+                                      self.runner.intact(),
                                       staged.folder, context.budget, context.level,
                                       student=submission.student, workdir=self.temporary)
             result.display, result.notes = submission.display, notes + result.notes

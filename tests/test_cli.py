@@ -118,7 +118,8 @@ def test_every_command_explains_itself_with_an_example_and_its_exit_status(capsy
     from grader.cli import build_parser
     commands = build_parser()._subparsers._group_actions[0].choices
     assert set(commands) == {"grade", "check", "solve", "validate", "import-trees", "merge",
-                             "classroom", "kit", "gradescope", "gradescope-run", "tournament"}
+                             "classroom", "kit", "gradescope", "gradescope-run", "tournament",
+                             "sheets"}
     for name in commands:
         with pytest.raises(SystemExit) as stop:
             main([name, "--help"])

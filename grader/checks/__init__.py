@@ -98,3 +98,10 @@ from . import match, rating  # noqa: E402
 
 KINDS[match.KIND] = match
 KINDS[rating.KIND] = rating
+# Hand exercises: answer files, no student code (issue 26, grader/hand).
+from . import (hand_cuts, hand_intervals, hand_move, hand_order, hand_returns,  # noqa: E402
+               hand_values, hand_visited)
+
+KINDS.update({module.KIND: module for module in (hand_values, hand_intervals, hand_returns,
+                                                 hand_cuts, hand_visited, hand_order,
+                                                 hand_move)})

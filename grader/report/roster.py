@@ -61,6 +61,7 @@ class Person:
     idnumber: str
     email: str
     names: tuple                # normalised full names this person answers to
+    name: str = ""              # the full name as the roster writes it (for printed sheets)
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,8 @@ def read_roster(path: str | Path) -> Roster:
                  if normal(n)}
         people.append(Person(number, _participant(cell(row, participant_column)),
                              cell(row, columns["username"]), cell(row, columns["idnumber"]),
-                             cell(row, columns["email"]), tuple(sorted(names))))
+                             cell(row, columns["email"]), tuple(sorted(names)),
+                             full or f"{first} {last}".strip()))
 
     # One participant number or identifier on two lines: which line is meant is for a person.
     for kind in ("participant", "username", "idnumber", "email"):

@@ -239,6 +239,8 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
                       # a game's heuristic at the horizon, by name (grader.heuristics)
                       "heuristic": getattr(task, "heuristic", None), "depth": task.depth,
                       "quiescence": quiescence_rule(task),
+                      # a hand exercise: the student's tree with their answers (report/hand.py)
+                      "hand": _hand_picture(verdicts, task, catalogue, for_student, now),
                       "score": sum(c["score"] for c in checks),
                       "max_score": sum(c["max_score"] for c in checks)})
     place_diagnoses(tasks, catalogue, html, once=group)
@@ -249,6 +251,13 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
             "output": output_view(result.output, for_student), "isolation": result.isolation,
             "seconds": result.seconds, "problem": result.problem,
             "problem_detail": result.problem_detail}
+
+
+def _hand_picture(verdicts, task, catalogue, for_student, now):
+    if not any(v.reason == "hand" for v in verdicts):
+        return None
+    from .hand import task_picture
+    return task_picture(verdicts, task, catalogue, for_student, now)
 
 
 SHOWN_OUTPUT = 4000     # characters of output a feedback page shows
