@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_CANNOT_GRADE = 3   # the grader fails here the same way for every submission
 NO_CACHE_HELP = ("compute the reference answers, parse the task files and compile the templates "
                  "and the runner afresh, and keep none of them (also: GRADER_NO_CACHE=1) "
                  "[they are kept in $GRADER_CACHE_DIR, else ~/.cache/gametree-grader]")
@@ -68,7 +69,9 @@ moves no one else. A shard may hold no submission (exit 0, empty exports).
 
 exit status: 0 every submission graded or listed as needing a person; 1 an export could not
 be written; 2 bad input (task files, pins, --shard, --moodle-worksheet, --roster, no
-submissions, weak sandbox refused); 130 interrupted (finish with --resume)."""
+submissions, weak sandbox refused); 3 the grader cannot grade here (its runner or sandbox
+fails, or the first submissions all failed in the grader for one reason: one line says
+why, nothing is graded 0); 130 interrupted (finish with --resume)."""
 
 TOURNAMENT_EPILOG = """\
 examples:
@@ -784,10 +787,17 @@ def _pins_hold(course, answers, err: Console) -> bool:
 
 def cmd_grade(args) -> int:
     """Grade a batch; SIGINT and SIGTERM stop it (exit 130) with what was graded written."""
+    from .batch import EnvironmentFailure
     from .cluster import ClusterError
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         return _grade(args)
+    except EnvironmentFailure as error:
+        # One line, not a class graded 0: nothing here is the students' doing.
+        _console(stderr=True).print(f"Cannot grade here: {error}. Fix that and run the same "
+                                    f"command again (with --resume to keep what was "
+                                    f"graded).", markup=False, highlight=False, soft_wrap=True)
+        return EXIT_CANNOT_GRADE
     except KeyboardInterrupt:
         _console(stderr=True).print("Interrupted.", markup=False)
         return EXIT_INTERRUPTED

@@ -134,6 +134,15 @@ BYTECODE_FOLDER = "runner-bytecode"
 KEEP_BYTECODE = 200      # kept files (newest first); one stage has about 30
 
 
+def runner_bytecode_path(source: Path, tag: str) -> Path:
+    """Where the child's interpreter looks for ``source``'s bytecode: ``__pycache__`` beside
+    it.  Not ``importlib.util.cache_from_source``, which follows this process's
+    ``sys.pycache_prefix`` (``PYTHONPYCACHEPREFIX``, set in some CI images) to a tree outside
+    the runner folder; the child's environment is built from scratch, without a prefix, so it
+    reads the folder beside the source."""
+    return source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc"
+
+
 def stage_bytecode(package: Path) -> None:
     """Compiled bytecode beside each staged module (``__pycache__``), so that a child, which
     writes none (``-B``), does not compile the runner, the games and the conventions from
@@ -148,7 +157,6 @@ def stage_bytecode(package: Path) -> None:
     file of ours that nobody else can write, in a folder of the same kind; without a usable
     cache folder each module is compiled here."""
     import hashlib
-    import importlib.util
     import sys
     from ..answer_cache import keep, private_folder, prune, read_kept
     kept_folder = private_folder(BYTECODE_FOLDER)
@@ -157,7 +165,7 @@ def stage_bytecode(package: Path) -> None:
         return
     added = False
     for source in sorted(package.rglob("*.py")):
-        target = Path(importlib.util.cache_from_source(str(source)))
+        target = runner_bytecode_path(source, tag)
         kept = (kept_folder / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
                 if kept_folder is not None else None)
         target.parent.mkdir(exist_ok=True)
