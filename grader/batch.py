@@ -176,13 +176,15 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                 progress=None, level: str = "process", resume: bool = False,
                 withhold_hidden: bool = False, answers: AnswerBook | None = None,
                 shard: Shard | None = None, cluster: str | None = None,
-                roster=None) -> BatchOutcome:
+                roster=None, handback=None) -> BatchOutcome:
     """Grade every submission in ``root`` (with ``shard``: only that shard's, chosen from the
     whole listing so that ids and notes are a single run's) with ``jobs`` worker processes
     (``grader.worker``), or on the Dask cluster whose scheduler is at ``cluster``
     (``grader.cluster``; raises its ClusterError when it cannot be used, before anything is
     written); write each one's reports as it arrives, then the batch's exports.  With a
-    ``roster`` (``report.roster.Roster``) moodle.csv names Moodle users."""
+    ``roster`` (``report.roster.Roster``) moodle.csv names Moodle users; with a ``handback``
+    (``report.handback.Handback``) the summary lists the participants it leaves to a person
+    and moodle.csv writes grades on its scale."""
     started = time.monotonic()
     remove_stale_cgroups()
     remove_stale_temporaries()
@@ -268,7 +270,7 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                           "tasks": context.course_hash,
                           "shard": shard.record(listed, submissions) if shard else None,
                           "passed_over": passed_over(root)},
-                         roster)
+                         roster, handback)
     return BatchOutcome(results, interrupted, errors)
 
 

@@ -644,9 +644,12 @@ def cmd_merge(args) -> int:
     roster = _roster(args.roster, err)
     if roster is False:
         return EXIT_BAD_INPUT
+    handback = _handback(None, roster, args.moodle_scale, course, err)
+    if handback is None:
+        return EXIT_BAD_INPUT
     try:
         outcome = merge([Path(folder) for folder in args.shards], Path(args.out), course,
-                        args.tasks, args.lang, roster)
+                        args.tasks, args.lang, roster, handback)
     except MergeError as error:
         for problem in error.problems:
             err.print(terminal_text(problem), markup=False, highlight=False)
@@ -655,11 +658,14 @@ def cmd_merge(args) -> int:
     if roster is not None:      # its notes, as the summary has them, for the closing line
         outcome.results = roster.annotated(outcome.results)
     catalogue = _catalogue(course, outcome.language)
-    outcome.export_errors += _write_lms(args, outcome.results, catalogue, Path(args.out), err)
+    outcome.export_errors += _write_lms(args, outcome.results, catalogue, Path(args.out), err,
+                                        None, roster)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
+    items = handback.items(outcome.results)
+    _needs_person(err, outcome.results, items, args.out)
     _closing_line(err, f"Merged {len(args.shards)} shard(s): {len(outcome.results)} "
-                       "submission(s)", outcome, course, args.out)
+                       "submission(s)", outcome, course, args.out, items)
     return EXIT_FAILED if outcome.export_errors else EXIT_OK
 
 
@@ -695,14 +701,21 @@ def cmd_gradescope_run(args) -> int:
         return EXIT_FAILED
 
 
-def _closing_line(err, done: str, outcome, course, out) -> None:
-    """What a batch or a merge did: how many, the average, who needs a person, where."""
+def _closing_line(err, done: str, outcome, course, out, items=()) -> None:
+    """What a batch or a merge did: how many, the average of the grades given, who needs a
+    person (submissions, and the hand-back's ``items``: participants left without a grade),
+    where."""
+    from .report.exports import has_grade
+    from .report.writers import needs_person
     results = outcome.results
-    attention = sum(1 for r in results if r.problem or r.notes)
-    average = sum(r.score for r in results) / len(results) if results else 0.0
+    attention = sum(1 for r in results if needs_person(r))
+    graded = [r.score for r in results if has_grade(r)]
+    average = sum(graded) / len(graded) if graded else 0.0
+    said = [f"{attention} submission(s)" if attention else "",
+            f"{len(items)} hand-back item(s)" if items else ""]
     err.print(f"{done}; average {average:.1f}/{course.max_score:g}"
-              + (f"; {attention} need a person (see {out}/summary.html#attention)"
-                 if attention else "")
+              + (f"; {' and '.join(s for s in said if s)} need a person (see "
+                 f"{out}/summary.html#attention)" if attention or items else "")
               + f". Reports: {out}/gradebook.csv, {out}/summary.html",
               markup=False, highlight=False)
 
@@ -814,19 +827,30 @@ def _raise_interrupt(signum, frame):
 
 
 def _grade(args) -> int:
-    from .batch import grade_batch
-    from .report.safe import terminal_text
-    from .submissions import find
+    from .downloads import DownloadError, prepare
     err = _console(stderr=True)
     checked = _checked_course(args.tasks, args, err)
     if checked is None:
         return EXIT_BAD_INPUT
-    course, answers = checked
-    root = Path(args.submissions)
-    if not root.is_dir():
-        err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
-                  markup=False)
+    try:
+        # Moodle's zip, its flat download, ILIAS's download top: a folder of submissions
+        prepared = prepare(Path(args.submissions))
+    except DownloadError as error:
+        err.print(str(error), markup=False, highlight=False)
         return EXIT_BAD_INPUT
+    try:
+        for line in prepared.said:
+            err.print(line, markup=False, highlight=False)
+        return _grade_folder(args, checked, prepared.root, err)
+    finally:
+        prepared.cleanup()
+
+
+def _grade_folder(args, checked, root: Path, err) -> int:
+    from .batch import grade_batch
+    from .report.safe import terminal_text
+    from .submissions import find
+    course, answers = checked
     listed = find(root)
     if not listed:
         from .submissions import passed_over
@@ -844,6 +868,9 @@ def _grade(args) -> int:
         return EXIT_BAD_INPUT
     roster = _roster(args.roster, err)
     if roster is False:
+        return EXIT_BAD_INPUT
+    handback = _handback(worksheet, roster, args.moodle_scale, course, err)
+    if handback is None:
         return EXIT_BAD_INPUT
     level = _batch_level(args, err, "grade a batch")
     if level is None:
@@ -868,20 +895,22 @@ def _grade(args) -> int:
                 bar.refresh()
             outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
                                   args.resume, False, answers, args.shard,
-                                  args.cluster, roster)
+                                  args.cluster, roster, handback)
     else:
         def progress(result, done, total):
             err.print(line(result, done, total), markup=False, highlight=False)
         outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
                               args.resume, False, answers, args.shard,
-                              args.cluster, roster)
+                              args.cluster, roster, handback)
     if roster is not None:      # its notes, as the summary has them, for the closing line
         outcome.results = roster.annotated(outcome.results)
     results = outcome.results
     if worksheet is not None and not outcome.interrupted:
-        outcome.export_errors += _write_worksheet(worksheet, results, catalogue, out, err)
+        outcome.export_errors += _write_worksheet(worksheet, results, catalogue, out,
+                                                  handback.scale)
     if not outcome.interrupted:
-        outcome.export_errors += _write_lms(args, results, catalogue, out, err)
+        outcome.export_errors += _write_lms(args, results, catalogue, out, err, worksheet,
+                                            roster)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
     from .submissions import passed_over
@@ -897,41 +926,83 @@ def _grade(args) -> int:
         return EXIT_INTERRUPTED
     shard = (f" of shard {args.shard} ({len(listed)} in all; combine the shards with "
              f"grader merge)" if args.shard else "")
-    _closing_line(err, f"Graded {len(results)} submission(s){shard}", outcome, course, out)
+    items = handback.items(results)
+    _needs_person(err, results, items, out)
+    _closing_line(err, f"Graded {len(results)} submission(s){shard}", outcome, course, out,
+                  items)
     return EXIT_FAILED if outcome.export_errors else EXIT_OK
 
 
 def _worksheet(path: str | None, err):
-    """The worksheet's text, None without one, False (after saying why) when it is unusable:
-    checked before anything is graded."""
+    """The worksheet (``report.moodle.Worksheet``), None without one, False (after saying
+    why) when it is unusable: checked before anything is graded."""
     if path is None:
         return None
-    from .report.moodle import WorksheetError, columns
+    from .report.moodle import Worksheet, WorksheetError
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-        columns(text)
+        return Worksheet(Path(path).read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, WorksheetError) as error:
         err.print(f"--moodle-worksheet {path}: {error}", markup=False, highlight=False)
         return False
-    return text
 
 
-def _write_worksheet(text: str, results, catalogue, out: Path, err) -> list[str]:
-    """Write the filled-in worksheet; what could not be matched is printed."""
+def _handback(worksheet, roster, scale, course, err):
+    """The batch's hand-back (``report.handback.Handback``), after saying loudly what its
+    scale does to the grades; None (after saying why) when the course's points cannot be
+    written on the LMS's scale: checked before anything is graded."""
+    from .report.handback import Handback
+    handback = Handback(worksheet or None, roster or None, scale)
+    refusals, warnings = handback.problems(course.max_score)
+    for line in warnings:
+        err.print(f"WARNING: {line}", markup=False, highlight=False, style="bold yellow")
+    for line in refusals:
+        err.print(line, markup=False, highlight=False)
+    if refusals:
+        err.print("The grades cannot be written on the LMS's scale; nothing was graded.",
+                  markup=False)
+        return None
+    return handback
+
+
+def _write_worksheet(sheet, results, catalogue, out: Path, scale) -> list[str]:
+    """Write the filled-in worksheet (what it leaves to a person is listed at the end)."""
     from .report.exports import grade_comment
-    from .report.moodle import fill_worksheet
-    from .report.safe import terminal_text
+    from .report.handback import fill, match_worksheet
     from .report.writers import write_atomically
-    filled, problems = fill_worksheet(text, results,
-                                      lambda result: grade_comment(result, catalogue))
-    for problem in problems:
-        err.print(f"moodle-worksheet.csv: {terminal_text(problem)}", markup=False,
-                  highlight=False)
+    fill(sheet, match_worksheet(sheet, results), scale,
+         lambda result: grade_comment(result, catalogue))
     try:
-        write_atomically(out / "moodle-worksheet.csv", filled)
+        write_atomically(out / "moodle-worksheet.csv", sheet.text())
     except OSError as error:
         return [f"{out / 'moodle-worksheet.csv'}: {error}"]
     return []
+
+
+def _needs_person(err, results, items, out) -> None:
+    """At the end of a batch, everything a person must decide, one line each, in the
+    terminal's language (English): the submissions that could not be graded as handed in
+    or carry a note that needs a decision, then the hand-back's participants without a grade
+    and folders no one got (``report.handback``).  The harmless notes stay on the summary
+    page."""
+    from .notes import needs_person
+    from .report.messages import Catalogue
+    from .report.safe import terminal_text
+    from .report.writers import note_text
+    english = Catalogue("en")
+    lines = []
+    for result in sorted(results, key=lambda r: r.student):
+        said = ([english.text(f"ui.{result.problem}", detail=result.problem_detail)]
+                if result.problem else [])
+        said += [note_text(note, english) for note in result.notes if needs_person(note)]
+        if said:
+            lines.append(f"  {result.display}: {' '.join(said)}")
+    lines += [f"  {item.text(english)}" for item in items]
+    if not lines:
+        return
+    err.print(f"Needs a person (also in {out}/summary.html#attention):", markup=False,
+              highlight=False)
+    for line in lines:
+        err.print(terminal_text(line), markup=False, highlight=False)
 
 
 # -- LMS round trips: the roster, Moodle's feedback zip, ILIAS's status file and zip ----------
@@ -952,9 +1023,24 @@ def _lms_options(command: argparse.ArgumentParser) -> None:
                          "roster does not name [moodle.csv names the folders]")
     command.add_argument("--lms", choices=("auto", "moodle", "ilias", "none"), default="auto",
                          help=LMS_HELP)
+    command.add_argument("--moodle-scale", type=_scale, default="worksheet",
+                         metavar="worksheet|points|percent|MAXIMUM",
+                         help="the scale Moodle grades are written on, in the worksheet and "
+                         "moodle.csv: worksheet (the worksheet's or roster's Maximum Grade: 54 "
+                         "of 60 points are 9.00 out of 10.00; points where it states none), "
+                         "points (as graded), percent, or the grade item's maximum, e.g. 10; "
+                         "the feedback comment always says the points [worksheet]")
     command.add_argument("--ilias-pass", type=_percent, default=50.0, metavar="PERCENT",
                          help="in ilias-status.csv, passed from this share of the points on, "
                          "else failed [50]")
+
+
+def _scale(text: str):
+    from .report.handback import Scale
+    try:
+        return Scale.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _percent(text: str) -> float:
@@ -982,31 +1068,32 @@ def _roster(path: str | None, err):
         return False
 
 
-def _write_lms(args, results, catalogue, out: Path, err) -> list[str]:
+def _write_lms(args, results, catalogue, out: Path, err, worksheet=None,
+               roster=None) -> list[str]:
     """The feedback zips and ILIAS's status file the submissions' LMS takes back (see
-    ``--lms``), with what could not be matched printed (the roster's notes on ``results``
-    too); returns what could not be written."""
+    ``--lms``; with the worksheet, Moodle's zip reaches the participants it matched, every
+    member of a team), with what they leave out printed in English (the files are in the
+    course's language); returns what could not be written."""
     from .report import ilias, moodle
+    from .report.messages import Catalogue
     from .report.safe import terminal_text
-    from .report.writers import note_text, write_atomically
-    for result in results:
-        for note in result.notes:
-            if note.key == "not-in-roster":
-                err.print(f"moodle.csv: {terminal_text(note_text(note, catalogue))}",
-                          markup=False, highlight=False)
+    from .report.writers import write_atomically
+    english = Catalogue("en")
     to_moodle = args.lms == "moodle" or (args.lms == "auto"
                                          and moodle.looks_like_download(results))
     to_ilias = args.lms == "ilias" or (args.lms == "auto" and not to_moodle
                                        and ilias.looks_like_download(results))
     files, problems = {}, {}
     if to_moodle:
+        # the zip holds the pages as written; the catalogue says only what was left out
         files["moodle-feedback.zip"], problems["moodle-feedback.zip"] = \
-            moodle.feedback_zip(results, out, catalogue)
+            moodle.feedback_zip(results, out, english, worksheet or None, roster)
     if to_ilias:
-        status_text, listed = ilias.status_csv(results, catalogue, args.ilias_pass)
+        status_text, _ = ilias.status_csv(results, catalogue, args.ilias_pass)
         files["ilias-status.csv"] = status_text
-        files["ilias-feedback.zip"], more = ilias.feedback_zip(results, out, catalogue,
+        files["ilias-feedback.zip"], more = ilias.feedback_zip(results, out, english,
                                                                status_text)
+        listed = ilias.status_csv(results, english, args.ilias_pass)[1]
         problems["ilias-status.csv"] = list(dict.fromkeys(listed + more))
     for name, listed in problems.items():
         for problem in listed:

@@ -36,6 +36,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .downloads import only_online_text, plugin_folders
 from .notes import Note
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
@@ -86,6 +87,9 @@ class Submission:
     source: Path            # the folder or archive in the submissions root
     kind: str               # "folder" | "archive" | "link"
     notes: tuple = ()       # collision and reserved-name notes
+    extras: tuple = ()      # the same participant's other plugin folders (Moodle's online
+                            # text beside the files): kept for the reader, never graded
+    refused: str | None = None  # why it cannot be graded, known when it was found
 
 
 @dataclass(frozen=True)
@@ -239,6 +243,7 @@ def find(root: Path) -> list[Submission]:
         entries.append((_raw(name), entry, stem, kind))
     # Raw bytes, not str: names that are not UTF-8 sort the same way on every machine.
     entries.sort(key=lambda e: e[0])
+    extras = _one_per_participant(entries)
 
     reserved = {name.casefold() for name in RESERVED_NAMES}
     bases = [_safe_id(stem) for _, _, stem, _ in entries]
@@ -271,8 +276,28 @@ def find(root: Path) -> list[Submission]:
                 "display": display, "student": ids[index],
                 "others": [display_name(entries[i][1].name) for i in others],
                 "other_students": [ids[i] for i in others]}))
-        found.append(Submission(ids[index], display, entry, kind, tuple(notes)))
+        others = extras.get(entry.name, ())
+        refused = None
+        if kind == "folder" and only_online_text(entry.name):
+            refused = ("only an online text was handed in, no files: there is no code to "
+                       "run; a person reads the text and grades it")
+        found.append(Submission(ids[index], display, entry, kind, tuple(notes),
+                                tuple(others), refused))
     return found
+
+
+def _one_per_participant(entries: list) -> dict:
+    """Moodle writes a folder per participant and submission plugin (``..._assignsubmission
+    _file`` and ``..._assignsubmission_onlinetext``): the participant's graded folder stays
+    in ``entries``, the others leave it and are returned as its extras (graded folder's name
+    -> their paths, ``Submission.extras``).  One participant is one submission."""
+    folders = {entry.name: entry for _, entry, _, kind in entries if kind == "folder"}
+    grouped = {name: extras for name, extras in plugin_folders(folders).items() if extras}
+    others = {name for extras in grouped.values() for name in extras}
+    entries[:] = [item for item in entries
+                  if not (item[3] == "folder" and item[1].name in others)]
+    return {name: tuple(folders[extra] for extra in extras)
+            for name, extras in grouped.items()}
 
 
 def _points_to_folder(link: Path) -> bool:
@@ -296,6 +321,8 @@ def stage(submission: Submission, into: Path, modules: tuple = ()) -> Staged:
     budget = UnpackStats()
     try:
         _make_empty(into)
+        if submission.refused:
+            raise StagingError(submission.refused)
         if submission.kind == "link":
             raise StagingError(f"{submission.display} is a link, not followed: put the "
                                f"folder or archive itself into the submissions folder")

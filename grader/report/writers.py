@@ -121,8 +121,9 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
 def needs_person(result) -> bool:
     """Whether an instructor should look at this submission: it could not be graded as
     handed in (a broken archive, an internal error, nothing handed in) or something about it
-    was unusual (notes)."""
-    return bool(result.problem or result.notes)
+    needs a decision (a note other than the harmless ones, ``notes.HARMLESS``)."""
+    from ..notes import needs_person as note_needs_person
+    return bool(result.problem or any(note_needs_person(n) for n in result.notes))
 
 
 MAX_LISTED_FINDINGS = 8
@@ -219,16 +220,19 @@ def gradebook_csv(results, course) -> str:
     return buffer.getvalue()
 
 
-def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
+def summary_view(results, course, catalogue: Catalogue, batch: dict,
+                 participants=None) -> dict:
     """What the instructor's page shows: distribution, pass rates, named mistakes, links."""
     results = sorted(results, key=lambda r: r.student)
     maximum = course.max_score or 1
     buckets = [0] * 10
-    for result in results:
+    # the distribution and averages are of grades: one no one gave (a problem) is not a 0
+    graded = [r for r in results if has_grade(r)]
+    for result in graded:
         buckets[min(9, int(10 * result.score / maximum))] += 1
     tasks = []
     for task in course.tasks:
-        scores = [task_scores(r).get(task.id, 0.0) for r in results]
+        scores = [task_scores(r).get(task.id, 0.0) for r in graded]
         tasks.append({"id": task.id, "title": task.title, "max": task.max_score,
                       "average": sum(scores) / len(scores) if scores else 0.0})
     passed: dict[str, int] = {}
@@ -251,21 +255,34 @@ def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
     mistakes = sorted(({"id": m, "description": catalogue.lookup(f"mistake.{m}"),
                         "line": catalogue.lookup(f"pseudocode.{m}"), "students": sorted(s)}
                        for m, s in named.items()), key=lambda m: (-len(m["students"]), m["id"]))
-    attention = [{"student": r.student, "display": r.display, "score": r.score,
-                  "max_score": r.max_score, "graded": has_grade(r),
-                  "problem": catalogue.text(f"ui.{r.problem}", detail=r.problem_detail)
-                  if r.problem else None,
-                  "notes": [note_text(n, catalogue) for n in r.notes]}
+    from ..notes import needs_person as note_needs_person
+
+    def item(result, notes) -> dict:
+        return {"student": result.student, "display": result.display, "score": result.score,
+                "max_score": result.max_score, "graded": has_grade(result),
+                "problem": catalogue.text(f"ui.{result.problem}",
+                                          detail=result.problem_detail)
+                if result.problem else None,
+                "notes": [note_text(n, catalogue) for n in notes]}
+    attention = [item(r, [n for n in r.notes if note_needs_person(n)])
                  for r in results if needs_person(r)]
+    # What was done without a doubt (an archive unpacked, a subfolder graded): kept apart.
+    remarks = [item(r, r.notes) for r in results if r.notes and not needs_person(r)]
     return {"results": results, "buckets": buckets, "peak": max(buckets) or 1, "tasks": tasks,
             "checks": checks, "mistakes": mistakes, "attention": attention, "matrix": matrix,
-            "average": sum(r.score for r in results) / len(results) if results else 0.0,
+            "remarks": remarks,
+            "participants": [item.text(catalogue) for item in (participants or ())],
+            "average": sum(r.score for r in graded) / len(graded) if graded else 0.0,
             "batch": batch}
 
 
-def summary_html(results, course, catalogue: Catalogue, batch: dict) -> str:
+def summary_html(results, course, catalogue: Catalogue, batch: dict,
+                 participants=None) -> str:
+    """The instructor's page; ``participants``: the hand-back's items for a person
+    (``handback.Item``: participants of the worksheet or roster left without a grade, folders
+    no one got), listed under "Needs a person" with the submissions."""
     return TEMPLATES.get_template("summary.html.j2").render(
-        course=course, view=summary_view(results, course, catalogue, batch),
+        course=course, view=summary_view(results, course, catalogue, batch, participants),
         ui=_ui(catalogue, True), lang=catalogue.language, version=__version__)
 
 
@@ -298,7 +315,7 @@ def batch_record(results, catalogue: Catalogue, batch: dict) -> str:
 
 
 def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict,
-                roster=None) -> list[str]:
+                roster=None, handback=None) -> list[str]:
     """Every export, each on its own: one that fails does not keep the others from being
     written.  Returns what could not be written (empty when all were).  The batch record
     comes last, so that it is there only when the exports are.  With a ``roster``
@@ -306,11 +323,14 @@ def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict,
     the roster does not name."""
     if roster is not None:
         results = roster.annotated(results)
+    participants = handback.items(results) if handback is not None else ()
+    scale = handback.scale if handback is not None else None
     exports = (("gradebook.csv", lambda: gradebook_csv(results, course)),
-               ("moodle.csv", lambda: moodle_csv(results, course, catalogue, roster)),
+               ("moodle.csv", lambda: moodle_csv(results, course, catalogue, roster, scale)),
                ("ilias.csv", lambda: ilias_csv(results, course, catalogue)),
                ("junit.xml", lambda: junit_xml(results, course, catalogue, batch.get("shard"))),
-               ("summary.html", lambda: summary_html(results, course, catalogue, batch)),
+               ("summary.html", lambda: summary_html(results, course, catalogue, batch,
+                                                     participants)),
                (BATCH_RECORD, lambda: batch_record(results, catalogue, batch)))
     errors = []
     for name, render in exports:
