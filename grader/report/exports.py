@@ -87,14 +87,22 @@ def grade_comment(result, catalogue: Catalogue) -> str:
 
 def ilias_csv(results, course, catalogue: Catalogue) -> str:
     """For ILIAS (and the spreadsheets it is fed from): semicolons, decimal commas, UTF-8
-    with a byte-order mark, the login first."""
+    with a byte-order mark, the login first.  The first column says logins only where it
+    holds them: when every submission is a folder of ILIAS's download
+    (``Lastname_Firstname_Login_UsrId``), its ``Login``; otherwise the submissions' report
+    ids, headed as the summary heads them."""
+    from .ilias import Member
     buffer = io.StringIO()
     buffer.write("\ufeff")
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow(["Login", catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
+    members = {result.student: Member.of(result.display) for result in results}
+    logins = bool(members) and all(member is not None for member in members.values())
+    writer.writerow(["Login" if logins else catalogue.text("ui.student"),
+                     catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([csv_cell(result.student), grade_cell(result.score, result, ","),
+        who = members[result.student].login if logins else result.student
+        writer.writerow([csv_cell(who), grade_cell(result.score, result, ","),
                          points_text(result.max_score, ","),
                          *(grade_cell(scores.get(t.id, 0.0), result, ",")
                            for t in course.tasks)])
