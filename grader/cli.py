@@ -1170,35 +1170,28 @@ def cmd_check(args) -> int:
     # Colour only where the markup puts it: rich's highlighting of numbers and quotes in
     # every message would colour at random and costs half of printing the feedback.
     from rich.console import Console
-    console = Console(highlight=False)
+    from .report.terminal import check_lines, markup, render
+    console = Console(highlight=False, soft_wrap=True)
     catalogue = _catalogue(course, args.lang)
     from .report.views import student_view
     view = student_view(result, course, catalogue, html=False)
-    # one print of all lines: rich's work per call is most of printing a line
-    lines = [f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]"]
-    for note in view["notes"]:
-        lines.append(f"[red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
-    for task in view["tasks"]:
-        lines.append(f"\n[bold]{_escape(task['title'])}[/] ({task['id']}): "
-                     f"{task['score']:g}/{task['max_score']:g}")
-        for note in task["notes"]:
-            lines.append(f"  [red]✘[/] {', '.join(note['functions'])}: "
-                         f"{_escape(str(note['message']))}")
-        for item in task["checks"]:
-            mark = "[green]✔[/]" if item["passed"] else "[red]✘[/]"
-            lines.append(f"  {mark} {item['function']} · {_escape(item['kind_title'])} "
-                         f"({item['score']:g}/{item['max_score']:g}): {_escape(item['message'])}")
-    console.print("\n".join(lines))
+    # Failures first and whole, a passing task in one line; wrapped between words at the
+    # terminal's width, and not at all without a terminal (a CI log keeps its sentences).
+    lines = check_lines(view, catalogue,
+                        catalogue.text("ui.feedback_title", student=folder.resolve().name))
+    width = console.width if console.is_terminal else None
     if hidden:
-        console.print(catalogue.text("ui.hidden_not_run", count=hidden))
+        lines += [("", "", ""), ("", "", catalogue.text("ui.hidden_not_run", count=hidden))]
+    # one print of all lines: rich's work per call is most of printing a line
+    console.print(markup(render(lines, width)))
     from .report.exports import points_line
     from .report.writers import junit_xml, write_atomically, write_student
     written = write_student(_check_out(args.out, folder), result, course, catalogue, view)
     write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
-    console.print(catalogue.text("ui.feedback_page", path=str(written / "feedback.html")),
-                  markup=False, highlight=False)
-    console.print(f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}",
-                  markup=False, highlight=False)
+    console.print(markup(render([
+        ("", "", catalogue.text("ui.feedback_page", path=str(written / "feedback.html"))),
+        ("", "", f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}")],
+        width)))
     if args.points:
         print(points_line(result))
     if args.classroom_result and not _write_classroom_result(args.classroom_result, result,

@@ -33,6 +33,17 @@ TEMPLATES.filters["num"] = format_number
 TEMPLATES.filters["pts"] = lambda points: f"{points:g}"
 
 
+def _fence(text: str) -> str:
+    """A Markdown code fence that ``text`` cannot close: longer than its longest run of
+    backticks (at least three)."""
+    import re
+    runs = [len(run) for run in re.findall(r"`+", str(text))]
+    return "`" * max(3, max(runs, default=0) + 1)
+
+
+TEMPLATES.filters["fence"] = _fence
+
+
 def file_mode() -> int:
     """The mode a new file gets under the process's umask (0644 under the usual 022, 0640 under
     027), so that reports are as readable as the instructor's other files.  Read from
@@ -88,6 +99,8 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
     them from students by ``visibility``)."""
     view = student_view(result, course, catalogue, html=False, for_student=False, group=False)
     tests = []
+    ui = _ui(catalogue, False)
+    check_md = TEMPLATES.get_template("check.md.j2")
     for task in view["tasks"]:
         for check in task["checks"]:
             tests.append({
@@ -95,17 +108,21 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
                 "score": check["score"],
                 "max_score": check["max_score"],
                 "status": "passed" if check["passed"] else "failed",
-                "output": check["message"] + (f"\n\n{check['traceback']}" if check["traceback"] else ""),
+                # the Markdown of feedback.md: the visit table, the counterexample, the
+                # named mistake (Gradescope renders it with output_format md)
+                "output": check_md.render(check=check, ui=ui).strip(),
+                "output_format": "md",
                 "visibility": {"hidden": "hidden", "after_due": "after_due_date"}.get(
                     check["visibility"], "visible"),
                 "tags": [check["function"], check["kind"], check["task_id"]],
             })
-    # output_format text: Gradescope renders the top-level output as HTML by default, and it
-    # may hold a submission's file names (its tests' output is text by default).
+    # The top-level output says what was done to the hand-in (an archive unpacked, a folder
+    # descended into) and why it could not be graded, if so: Markdown, with everything the
+    # submission named escaped, so none of its markup is rendered.
     return {"score": result.score, "execution_time": round(result.seconds, 3),
-            "visibility": "visible", "stdout_visibility": "hidden", "output_format": "text",
-            "output": catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
-            if result.problem else "",
+            "visibility": "visible", "stdout_visibility": "hidden", "output_format": "md",
+            "test_output_format": "md",
+            "output": submission_notes_md(result, catalogue),
             "tests": tests,
             "extra_data": {"student": result.student, "display_name": result.display,
                            "max_score": result.max_score,
@@ -116,6 +133,22 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
                            "notes": [{**note.as_json(),
                                       "text": note_text(note, catalogue)}
                                      for note in result.notes]}}
+
+
+# Notes for the instructor's eyes only: what the forgery scan found, the grader's own
+# traceback, the roster's matching.
+INSTRUCTOR_NOTES = frozenset({"forgery", "internal-error", "not-in-roster"})
+
+
+def submission_notes_md(result, catalogue: Catalogue) -> str:
+    """Gradescope's top-level output: the submission's problem and the notes a student may
+    read, as Markdown (each an escaped paragraph)."""
+    from markupsafe import escape
+    parts = [catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
+             ] if result.problem else []
+    parts += [note_text(note, catalogue) for note in result.notes
+              if note.key not in INSTRUCTOR_NOTES]
+    return "\n\n".join(str(escape(part)) for part in parts)
 
 
 def needs_person(result) -> bool:
