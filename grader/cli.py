@@ -229,7 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
                     epilog=GRADE_EPILOG)
     grade.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     grade.add_argument("--submissions", default="submissions",
-                       help="folder with one sub-folder per student [submissions]")
+                       help="folder with one sub-folder or archive per student, or an LMS's "
+                       "download as it comes: Moodle's zip, its flat download, ILIAS's "
+                       "download top [submissions]")
     grade.add_argument("--out", default="reports", help="where reports go [reports]")
     grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                        help="submissions graded at once [number of cores]; ignored with "

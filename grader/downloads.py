@@ -56,6 +56,8 @@ NAME_BYTES = 255
 PATH_BYTES = 4096
 ONLINE_TEXT_BYTES = 64 << 10        # read of an online text, for its note
 ONLINE_TEXT_SHOWN = 600             # characters of it in the note
+_OPEN_FLAGS = (getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+               | getattr(os, "O_BINARY", 0))
 
 
 class DownloadError(ValueError):
@@ -114,8 +116,7 @@ def online_text(folder: Path) -> str | None:
     as plain text cut to ``ONLINE_TEXT_SHOWN`` characters, or None when there is none.  Read
     without following links, at most ``ONLINE_TEXT_BYTES``; markup is dropped, never kept."""
     try:
-        fd = os.open(folder / ONLINE_TEXT_FILE, os.O_RDONLY | os.O_NOFOLLOW
-                     | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(folder / ONLINE_TEXT_FILE, os.O_RDONLY | _OPEN_FLAGS)
     except OSError:
         return None
     with open(fd, "rb") as handle:
@@ -238,12 +239,11 @@ def _flat(prepared: Prepared) -> None:
 
 
 def _copy_regular(source: Path, destination: Path) -> None:
-    fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(source, os.O_RDONLY | _OPEN_FLAGS)
     with open(fd, "rb") as reader:
         if not stat.S_ISREG(os.fstat(reader.fileno()).st_mode):
             return
-        out = os.open(destination, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                      | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        out = os.open(destination, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _OPEN_FLAGS, 0o644)
         with open(out, "wb") as writer:
             shutil.copyfileobj(reader, writer)
 
@@ -307,8 +307,8 @@ def unpack_class_zip(archive: Path, target: Path) -> int:
                 continue
             place.parent.mkdir(parents=True, exist_ok=True)
             try:
-                fd = os.open(place, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                             | getattr(os, "O_NOFOLLOW", 0), 0o644)
+                fd = os.open(place, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _OPEN_FLAGS,
+                             0o644)
             except FileExistsError:
                 raise DownloadError(f"{archive}: {member.filename!r} is in it twice; not "
                                     f"unpacked") from None

@@ -73,6 +73,10 @@ MAX_ID_CHARS = 80                   # a student id
 NOTE_PATHS = 10                     # paths listed in one note
 
 _CHUNK = 1 << 16
+# Open flags where the system has them (Windows has no O_NOFOLLOW, O_NONBLOCK or O_CLOEXEC,
+# and needs O_BINARY): a self-check on a student's Windows machine stages a copy too.
+_OPEN_FLAGS = (getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+               | getattr(os, "O_BINARY", 0))
 _BYTECODE_SUFFIXES = tuple({".pyc", ".pyo", ".pyd", ".so",
                             *(s.lower() for s in importlib.machinery.EXTENSION_SUFFIXES)})
 _BIDI_CONTROLS = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A),
@@ -642,7 +646,7 @@ def _check_unpacked(stats: UnpackStats) -> None:
 def _open_regular(path: str) -> int:
     """A descriptor for ``path`` if it is a regular file; never follows a link, never blocks
     on a FIFO that replaced a file since it was listed."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _OPEN_FLAGS)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise StagingError(f"{display_name(os.path.basename(path))} changed while it was "
@@ -663,9 +667,9 @@ def _copy_file(path: str, destination: str, size: int) -> None:
 
 
 def _create(path: str):
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o644)
-    os.fchmod(fd, 0o644)                # whatever the umask: the sandbox's user reads it
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _OPEN_FLAGS, 0o644)
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, 0o644)            # whatever the umask: the sandbox's user reads it
     return open(fd, "wb")
 
 
@@ -724,7 +728,7 @@ def unpack(archive: Path, target: Path, stats: UnpackStats | None = None) -> Pat
     stats.archives += 1
     Path(target).mkdir(parents=True, exist_ok=False)
     try:
-        with open(os.open(archive, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as handle:
+        with open(os.open(archive, os.O_RDONLY | _OPEN_FLAGS), "rb") as handle:
             if Path(archive).name.lower().endswith(".zip"):
                 _unpack_zip(handle, info.st_size, Path(target), stats)
             else:

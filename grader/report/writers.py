@@ -44,6 +44,16 @@ def _fence(text: str) -> str:
 TEMPLATES.filters["fence"] = _fence
 
 
+def md_text(text) -> str:
+    """Text a submission may have written, for Markdown that is rendered (Gradescope): ``&``,
+    ``<`` and ``>`` as entities, so that no HTML of its own is rendered; the rest as it is
+    (quotes and apostrophes are no markup in Markdown's text)."""
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+TEMPLATES.filters["md_text"] = md_text
+
+
 def file_mode() -> int:
     """The mode a new file gets under the process's umask (0644 under the usual 022, 0640 under
     027), so that reports are as readable as the instructor's other files.  Read from
@@ -71,7 +81,8 @@ def write_atomically(path: Path, text: str | bytes) -> None:
         with (os.fdopen(handle, "wb") if isinstance(text, bytes) else
               os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace",
                         newline="")) as out:
-            os.fchmod(out.fileno(), file_mode())
+            if hasattr(os, "fchmod"):      # not on Windows, whose files have no such mode
+                os.fchmod(out.fileno(), file_mode())
             out.write(text)
         os.replace(temporary, path)
     except BaseException:
@@ -143,12 +154,11 @@ INSTRUCTOR_NOTES = frozenset({"forgery", "internal-error", "not-in-roster"})
 def submission_notes_md(result, catalogue: Catalogue) -> str:
     """Gradescope's top-level output: the submission's problem and the notes a student may
     read, as Markdown (each an escaped paragraph)."""
-    from markupsafe import escape
     parts = [catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
              ] if result.problem else []
     parts += [note_text(note, catalogue) for note in result.notes
               if note.key not in INSTRUCTOR_NOTES]
-    return "\n\n".join(str(escape(part)) for part in parts)
+    return "\n\n".join(md_text(part) for part in parts)
 
 
 def needs_person(result) -> bool:

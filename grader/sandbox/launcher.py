@@ -24,16 +24,19 @@ import time
 from pathlib import Path
 
 from ..packages import Provision
-from . import chroot
 from .captured import CapturedOutput
 from .isolation import (PACKAGE_THREADS, Cgroup, ResourceLimits, base_python, command,
                         process_package_folder, seccomp_fd)
+from .portable import (THREADED_PIPES, PipeThreads, child_numbers, kill_tree,
+                       process_cpu_seconds, spawn)
+# chroot (the container level) is imported where that level is used: it needs pwd, grp and
+# fcntl, which a student's Windows machine, running the process level, does not have.
 
 GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
 CHILD_SIDE = ("games", "conventions", "sandbox/child.py")
 REPLY_CAP = 16 << 20                    # = boundary.MAX_REPLY_BYTES (one reply line)
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100   # /proc's unit
 
 
 def runner_manifest(destination: Path) -> dict:
@@ -209,10 +212,7 @@ def stop_all_children() -> None:
     for child in children:
         process = child.process
         if process is not None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_tree(process)
 
 
 class ChildFailure(Exception):
@@ -242,6 +242,8 @@ class Child:
         self.uid: int | None = None                  # container level: this run's own uid
         self.root: chroot.ChildRoot | None = None    # container level: this run's root
         self.captured = CapturedOutput()   # what it prints, over every restart
+        self.threads: PipeThreads | None = None     # the pipes' readers, without select()
+        self.started = 0.0
 
     def start(self) -> None:
         if STOPPING.is_set():
@@ -251,6 +253,7 @@ class Child:
         if self.packages:
             env.update(PACKAGE_THREADS)
         if self.level == "container":
+            from . import chroot
             if self.stage / "grader" / "sandbox" / "child.py" != self.child_script:
                 raise ValueError(f"{self.child_script}: not a runner staged by stage_runner")
             env["HOME"] = "/tmp"
@@ -266,21 +269,23 @@ class Child:
         self.reply_read, reply_write = os.pipe()
         filter_fd = seccomp_fd() if self.level in ("bubblewrap", "container") else None
         passed = [request_read, reply_write] + ([filter_fd] if filter_fd is not None else [])
-        out, err = self.captured.open()
+        # without select() on pipes (Windows), a thread reads each of the child's pipes
+        self.threads = PipeThreads() if THREADED_PIPES else None
+        out, err = self.captured.open(self.threads)
+        # what the child opens: these descriptors, or on Windows their handles
+        request_number, reply_number = child_numbers([request_read, reply_write])
         try:
             folder = (process_package_folder(self.packages, self.scratch / "packages")
                       if self.level == "process" and self.packages else None)
             argv = command(self.level, self.stage, self.child_script, self.submission,
-                           request_read, reply_write, self.limits, filter_fd,
+                           request_number, reply_number, self.limits, filter_fd,
                            self.root.path if self.root else None, self.uid,
                            self.packages, folder)
             self.cgroup = Cgroup.create(self.limits)
             if self.cgroup is not None:
                 # Join the cgroup before exec, so that no process the child starts escapes it.
                 argv = self.cgroup.wrap(argv)
-            self.process = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-                cwd=self.scratch, pass_fds=passed, start_new_session=True, close_fds=True)
+            self.process = spawn(argv, out, err, env, self.scratch, passed)
         except BaseException:
             for fd in (self.request_write, self.reply_read):
                 os.close(fd)
@@ -290,6 +295,9 @@ class Child:
         finally:
             for fd in (*passed, out, err):
                 os.close(fd)
+        if self.threads is not None:
+            self.threads.watch(self.reply_read)
+        self.started = time.monotonic()
         with _LIVE_LOCK:
             _LIVE.add(self)
         self.buffer = bytearray()   # appended in place: a long line costs no quadratic copying
@@ -375,6 +383,9 @@ class Child:
                                                   cpu_limit - cpu_used)
             # the child's output is read as it comes, or a child that prints fills its pipe
             # and blocks until its time runs out
+            if self.threads is not None:
+                self._take_threaded(max(0.0, self.check_at - now))
+                continue
             ready, _, _ = select.select(
                 [self.reply_read, *self.captured.waiting(now)], [], [],
                 self.captured.timeout(max(0.0, self.check_at - now), now))
@@ -386,6 +397,19 @@ class Child:
                 raise self._died()
             self.buffer += chunk
 
+    def _take_threaded(self, timeout: float) -> None:
+        """Without select() on pipes: what the pipes' threads read (``portable.PipeThreads``),
+        waiting up to ``timeout`` for it; the output goes to ``captured``, the reply pipe's
+        bytes to the buffer."""
+        for fd, chunk in self.threads.take(timeout):
+            if fd == self.reply_read:
+                if not chunk:
+                    self.reply_read = None          # its thread closed it
+                    raise self._died()
+                self.buffer += chunk
+            else:
+                self.captured.take(fd, chunk)
+
     def cpu_seconds(self) -> float:
         """CPU time of everything this child started since it started: from its cgroup, or
         else summed over its process tree (living processes and the reaped children they
@@ -396,6 +420,11 @@ class Child:
                 return self.cpu_base + used
         if self.process is None:
             return self.final_cpu
+        if THREADED_PIPES and not os.path.isdir("/proc"):
+            # Windows: the child's own times, else the wall clock since it started
+            used = process_cpu_seconds(self.process)
+            return self.cpu_base + (used if used is not None
+                                    else time.monotonic() - self.started)
         return self.cpu_base + tree_cpu_seconds(self.process.pid)
 
     def _died(self) -> ChildFailure:
@@ -418,15 +447,15 @@ class Child:
         if self.process is None:
             return
         self.final_cpu = self.cpu_seconds()
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        kill_tree(self.process)
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for fd in (self.request_write, self.reply_read):
+        # a pipe a thread reads is closed by that thread, at its end
+        for fd in (self.request_write, self.reply_read if self.threads is None else None):
+            if fd is None:
+                continue
             try:
                 os.close(fd)
             except OSError:
@@ -443,6 +472,7 @@ class Child:
         order: nothing of the uid may still run, or write, when its root goes)."""
         try:
             if self.uid is not None:
+                from . import chroot
                 chroot.kill_uid(self.uid)
             if self.cgroup is not None:
                 self.cgroup.remove()
@@ -452,6 +482,7 @@ class Child:
                 self.root = None
         finally:
             if self.uid is not None:
+                from . import chroot
                 chroot.UIDS.release(self.uid)
                 self.uid = None
 
