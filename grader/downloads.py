@@ -169,27 +169,46 @@ def _single_folder(root: Path) -> Path:
     return root
 
 
-def _ilias_top(prepared: Prepared) -> None:
-    """ILIAS's download top: the folder (up to 3 levels down) holding the students'
-    ``Lastname_Firstname_Login_UsrId`` folders, if the top holds none itself."""
-    root = prepared.root
+def _entries(folder: Path) -> list:
+    try:
+        return sorted(e for e in folder.iterdir() if not e.name.startswith((".", "__")))
+    except OSError:
+        return []
 
-    def holds_students(folder: Path) -> bool:
-        try:
-            return any(ILIAS_FOLDER.match(e.name) and e.is_dir() and not e.is_symlink()
-                       for e in folder.iterdir())
-        except OSError:
-            return False
-    if holds_students(root) or any(PLUGIN_FOLDER.match(e.name) or FLAT_FILE.match(e.name)
-                                   for e in root.iterdir()):
-        return
-    found, level = [], [root]
-    for _ in range(3):
-        level = [e for folder in level for e in sorted(folder.iterdir())
-                 if e.is_dir() and not e.is_symlink() and not e.name.startswith((".", "__"))]
-        found = [folder for folder in level if holds_students(folder)]
-        if found:
-            break
+
+def _holds_students(folder: Path) -> bool:
+    """Only folders named like ILIAS's students' (and at least one)."""
+    entries = _entries(folder)
+    return bool(entries) and all(ILIAS_FOLDER.match(e.name) and e.is_dir()
+                                 and not e.is_symlink() for e in entries)
+
+
+def _student_folders(folder: Path, depth: int) -> list:
+    """The folders of student folders below ``folder``, reached through folders that hold
+    nothing but the one folder on the way (``<exercise>/<assignment>/Abgaben``): a class's
+    own folders, whatever lies deep inside one, are never on such a way."""
+    found = []
+    for entry in _entries(folder):
+        if not entry.is_dir() or entry.is_symlink():
+            continue
+        if _holds_students(entry):
+            found.append(entry)
+        elif depth > 1:
+            inner = _entries(entry)
+            if len(inner) == 1 and inner[0].is_dir() and not inner[0].is_symlink():
+                found += _student_folders(entry, depth - 1)
+    return found
+
+
+def _ilias_top(prepared: Prepared) -> None:
+    """ILIAS's download top: the folder (up to 3 levels down, on a way of lone folders)
+    holding the students' ``Lastname_Firstname_Login_UsrId`` folders, if the top holds none
+    itself."""
+    root = prepared.root
+    if any(ILIAS_FOLDER.match(e.name) or PLUGIN_FOLDER.match(e.name)
+           or FLAT_FILE.match(e.name) for e in root.iterdir()):
+        return      # the students' folders themselves, or Moodle's
+    found = _student_folders(root, 3)
     if len(found) > 1:
         raise DownloadError(f"{prepared.root} holds the submissions of several assignments "
                             f"({', '.join(str(f.relative_to(root)) for f in found)}); pass "

@@ -245,3 +245,25 @@ def test_without_a_worksheet_a_team_download_s_numbers_are_not_trusted(tmp_path,
     assert stored == {}, "no page goes to a group's id"
     assert "Team Beta_100011_assignsubmission_file: a team's folder, whose members only the " \
            "grading worksheet names" in capsys.readouterr().err
+
+
+def test_a_class_folder_is_never_taken_for_an_ilias_download_top(tmp_path):
+    from grader.downloads import prepare
+    root = tmp_path / "submissions"
+    shutil.copytree(FOLDERS.parent / "moodle-download" / "korrekt", root / "korrekt")
+    # a student's own folder that happens to hold something named like ILIAS's
+    (root / "anna" / "daten" / "Muster_Max_mm_1").mkdir(parents=True)
+    (root / "anna" / "minimax.py").write_text("")
+    prepared = prepare(root)
+    assert prepared.root == root and prepared.said == [] and prepared.scratch is None
+
+
+def test_an_ilias_download_of_several_assignments_is_refused_with_their_names(tmp_path,
+                                                                             capsys):
+    download = tmp_path / "ilias"
+    for sheet in ("Blatt 3", "Blatt 4"):
+        shutil.copytree(LMS / "ilias-download" / "Blatt 3", download / sheet)
+    assert grade(download, tmp_path / "out") == 2
+    assert "holds the submissions of several assignments (Blatt 3/Abgaben, Blatt 4/Abgaben)" \
+        in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
