@@ -28,6 +28,8 @@ def check_lines(view: dict, catalogue, title: str) -> list[tuple[str, str, str]]
     The failures come first (the shared ones, then each failing task whole), then one line
     per task that passed."""
     lines = [("bold", terminal_text(title), "")]
+    # how the hand-in was read (a folder descended into, a file renamed), where the view says
+    lines += [("blue", "ℹ", f" {terminal_text(str(note))}") for note in view.get("arranged", ())]
     for note in view["notes"]:
         lines.append(("red", FAIL, f" {', '.join(note['functions'])}: "
                                    f"{terminal_text(str(note['message']))}"))

@@ -29,8 +29,13 @@ from .isolation import (PACKAGE_THREADS, Cgroup, ResourceLimits, base_python, co
                         process_package_folder, seccomp_fd)
 from .portable import (THREADED_PIPES, PipeThreads, child_numbers, kill_tree,
                        process_cpu_seconds, spawn)
-# chroot (the container level) is imported where that level is used: it needs pwd, grp and
-# fcntl, which a student's Windows machine, running the process level, does not have.
+
+try:
+    from . import chroot
+except ImportError:
+    # pwd, grp and fcntl are missing (a student's Windows machine): the container level,
+    # the only one chroot serves, is not used there (the process level is)
+    chroot = None
 
 GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
@@ -253,7 +258,6 @@ class Child:
         if self.packages:
             env.update(PACKAGE_THREADS)
         if self.level == "container":
-            from . import chroot
             if self.stage / "grader" / "sandbox" / "child.py" != self.child_script:
                 raise ValueError(f"{self.child_script}: not a runner staged by stage_runner")
             env["HOME"] = "/tmp"
@@ -472,7 +476,6 @@ class Child:
         order: nothing of the uid may still run, or write, when its root goes)."""
         try:
             if self.uid is not None:
-                from . import chroot
                 chroot.kill_uid(self.uid)
             if self.cgroup is not None:
                 self.cgroup.remove()
@@ -482,7 +485,6 @@ class Child:
                 self.root = None
         finally:
             if self.uid is not None:
-                from . import chroot
                 chroot.UIDS.release(self.uid)
                 self.uid = None
 
