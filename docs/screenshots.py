@@ -1,4 +1,5 @@
-"""Make the README's screenshots: a student page with a tree and the instructor summary.
+"""Make the README's screenshots: a student page with a tree, the top of a faulty student's
+page (its overview: points per task, the failed checks linked) and the instructor summary.
 
     python docs/screenshots.py        (needs Debian's chromium)
 
@@ -39,6 +40,8 @@ def main_() -> None:
         out = Path(folder) / "out"
         main(["grade", "--submissions", str(submissions), "--out", str(out)])
         shoot(out / "mia" / "feedback.html", ROOT / "docs" / "feedback.png", "900,1250")
+        shoot(out / "strikter-schnitt" / "feedback.html", ROOT / "docs" / "feedback-top.png",
+              "900,700")
         shoot(out / "summary.html", ROOT / "docs" / "summary.png", "1000,1150")
 
 

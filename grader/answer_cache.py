@@ -403,7 +403,8 @@ def read_kept(path: Path) -> bytes | None:
     """The content of ``path`` if it is a regular file of ours that nobody else can write
     (checked on the file opened, a link in its place not followed), else None."""
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_BINARY", 0))
     except OSError:
         return None
     try:
@@ -452,6 +453,8 @@ def keep(path: Path, content: bytes) -> bool:
 def _ours(info: os.stat_result) -> bool:
     """Ours and writable by nobody else: a file another user could have planted or changed
     (a shared cache folder) is not trusted with answers that grades depend on."""
+    if not hasattr(os, "geteuid"):
+        return False    # Windows: no owner to check, so nothing is kept or read there
     return (info.st_uid == os.geteuid()
             and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
             and (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)))

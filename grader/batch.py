@@ -13,6 +13,8 @@ the summary marked "interrupted".
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import sys
 import tempfile
@@ -34,6 +36,74 @@ from .shards import Shard
 from .submissions import Submission, find, passed_over, tasks_hash
 from .worker import (STATE_FILE, TEMP_PREFIX, Context, Outcome, WorkerDied, WorkerPool,
                      internal_error_result, report_files, state_json)
+
+
+class EnvironmentFailure(Exception):
+    """The batch cannot grade here: the runner, the sandbox or the machine fails the same way
+    for every submission, whatever the students wrote.  Its message is one line for the
+    terminal (what failed, and that nothing was graded or what was left)."""
+
+
+# After this many submissions in a row, from the batch's start, that all failed in the grader
+# with the same cause and none graded, the batch stops: the cause is not the students' code.
+SAME_FAILURE_STOPS = 3
+
+
+def failure_cause(result) -> str | None:
+    """The kind of error the grader failed on for this result (the exception's type, as in
+    ``OSError: ...`` or the staging's ``internal error while unpacking: OSError``), so that
+    one cause reads the same for every submission whatever paths or process ids its message
+    holds; None for a result the grader did not fail on."""
+    detail = result.problem_detail or ""
+    if result.problem != "submission.internal":
+        prefix = "internal error while unpacking: "
+        if not (result.problem and detail.startswith(prefix)):
+            return None
+        detail = detail[len(prefix):]
+    return detail.split(":", 1)[0].strip() or "?"
+
+
+def preflight(level: str, workdir: Path, packages: tuple = ()) -> None:
+    """Stage the runner and start one sandboxed child on an empty folder before any
+    submission is graded: a runner that cannot be staged (a read-only cache, a
+    ``PYTHONPYCACHEPREFIX`` that once sent its bytecode elsewhere) or a sandbox that cannot
+    start raises ``EnvironmentFailure`` here, instead of failing every student of the class
+    one by one."""
+    from .run import SubmissionRun
+    from .sandbox.launcher import stage_runner
+    try:
+        script = stage_runner(workdir / "runner")
+    except Exception as error:  # noqa: BLE001 - said in one line
+        raise EnvironmentFailure(f"the grader's runner could not be staged "
+                                 f"({type(error).__name__}: {error})") from None
+    empty = workdir / "empty"
+    empty.mkdir()
+    try:
+        with SubmissionRun(script, empty, 30.0, level, workdir, packages) as run:
+            observation = run.load("grader_preflight_module", 20.0)
+    except Exception as error:  # noqa: BLE001
+        raise EnvironmentFailure(f"a sandboxed child ({level}) could not be started "
+                                 f"({type(error).__name__}: {error})") from None
+    if observation is None or observation.status != "missing-module":
+        status = "no answer" if observation is None else observation.status
+        detail = (observation.error or {}) if observation is not None else {}
+        message = detail.get("message") or detail.get("detail") or ""
+        raise EnvironmentFailure(f"a sandboxed child ({level}) does not work here: asked for "
+                                 f"a module that does not exist, it answered {status}"
+                                 + (f" ({message})" if message else ""))
+
+
+def preflight_in_temporary(level: str, packages: tuple = ()) -> None:
+    """``preflight`` in a temporary folder of its own (named for ``remove_stale_temporaries``),
+    which a machine out of files or disk cannot even create: that is said in one line too."""
+    try:
+        work = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-preflight-"))
+    except OSError as error:
+        raise EnvironmentFailure(f"no temporary folder could be made ({error})") from None
+    try:
+        preflight(level, work, packages)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 @dataclass
@@ -107,13 +177,15 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                 progress=None, level: str = "process", resume: bool = False,
                 withhold_hidden: bool = False, answers: AnswerBook | None = None,
                 shard: Shard | None = None, cluster: str | None = None,
-                roster=None) -> BatchOutcome:
+                roster=None, handback=None) -> BatchOutcome:
     """Grade every submission in ``root`` (with ``shard``: only that shard's, chosen from the
     whole listing so that ids and notes are a single run's) with ``jobs`` worker processes
     (``grader.worker``), or on the Dask cluster whose scheduler is at ``cluster``
     (``grader.cluster``; raises its ClusterError when it cannot be used, before anything is
     written); write each one's reports as it arrives, then the batch's exports.  With a
-    ``roster`` (``report.roster.Roster``) moodle.csv names Moodle users."""
+    ``roster`` (``report.roster.Roster``) moodle.csv names Moodle users; with a ``handback``
+    (``report.handback.Handback``) the summary lists the participants it leaves to a person
+    and moodle.csv writes grades on its scale."""
     started = time.monotonic()
     remove_stale_cgroups()
     remove_stale_temporaries()
@@ -128,8 +200,12 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     checks = {c.id: c for t in course.tasks for c in t.checks}
     results: list[SubmissionResult] = []
     interrupted = False
+    if submissions and not cluster:
+        preflight_in_temporary(level, tuple(getattr(course, "packages", ())))
+    causes: list | None = []    # failure_cause of each result, in order, until one is graded
 
     def receive(outcome, job):
+        nonlocal causes
         submission = job[0]
         if isinstance(outcome, WorkerDied):
             # Rendered here: the worker is gone.  Its state has no hashes: --resume grades it
@@ -154,6 +230,23 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
         results.append(result)
         if progress:
             progress(result, len(results), len(submissions))
+        if causes is not None:
+            causes.append(failure_cause(result))
+            if causes[-1] is None:
+                causes = None           # one was graded: the grader works here
+                return None
+            if len(causes) >= min(SAME_FAILURE_STOPS, len(submissions)) \
+                    and len(set(causes)) == 1:
+                left = len(submissions) - len(results)
+                failed = results[-len(causes):]
+                # the grader's own error says most (a staging failure names only its type)
+                said = next((r for r in failed if r.problem == "submission.internal"),
+                            failed[-1]).problem_detail
+                raise EnvironmentFailure(
+                    f"the first {len(causes)} submission(s) all failed in the grader for the "
+                    f"same reason ({said}); that is this machine or the "
+                    f"grader, not the students' code"
+                    + (f", so the other {left} were not graded" if left else ""))
         return None
 
     jobs_list = [(s, previous_hashes(out, s.student) if resume else None) for s in submissions]
@@ -180,7 +273,7 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
                           "tasks": context.course_hash,
                           "shard": shard.record(listed, submissions) if shard else None,
                           "passed_over": passed_over(root)},
-                         roster)
+                         roster, handback)
     return BatchOutcome(results, interrupted, errors)
 
 

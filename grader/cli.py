@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_CANNOT_GRADE = 3   # the grader fails here the same way for every submission
 NO_CACHE_HELP = ("compute the reference answers, parse the task files and compile the templates "
                  "and the runner afresh, and keep none of them (also: GRADER_NO_CACHE=1) "
                  "[they are kept in $GRADER_CACHE_DIR, else ~/.cache/gametree-grader]")
@@ -68,7 +69,9 @@ moves no one else. A shard may hold no submission (exit 0, empty exports).
 
 exit status: 0 every submission graded or listed as needing a person; 1 an export could not
 be written; 2 bad input (task files, pins, --shard, --moodle-worksheet, --roster, no
-submissions, weak sandbox refused); 130 interrupted (finish with --resume)."""
+submissions, weak sandbox refused); 3 the grader cannot grade here (its runner or sandbox
+fails, or the first submissions all failed in the grader for one reason: one line says
+why, nothing is graded 0); 130 interrupted (finish with --resume)."""
 
 TOURNAMENT_EPILOG = """\
 examples:
@@ -229,7 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
                     epilog=GRADE_EPILOG)
     grade.add_argument("--tasks", default="tasks", help="task file or folder [tasks]")
     grade.add_argument("--submissions", default="submissions",
-                       help="folder with one sub-folder per student [submissions]")
+                       help="folder with one sub-folder or archive per student, or an LMS's "
+                       "download as it comes: Moodle's zip, its flat download, ILIAS's "
+                       "download top [submissions]")
     grade.add_argument("--out", default="reports", help="where reports go [reports]")
     grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                        help="submissions graded at once [number of cores]; ignored with "
@@ -717,9 +722,12 @@ def cmd_merge(args) -> int:
     roster = _roster(args.roster, err)
     if roster is False:
         return EXIT_BAD_INPUT
+    handback = _handback(None, roster, args.moodle_scale, course, err)
+    if handback is None:
+        return EXIT_BAD_INPUT
     try:
         outcome = merge([Path(folder) for folder in args.shards], Path(args.out), course,
-                        args.tasks, args.lang, roster)
+                        args.tasks, args.lang, roster, handback)
     except MergeError as error:
         for problem in error.problems:
             err.print(terminal_text(problem), markup=False, highlight=False)
@@ -728,11 +736,14 @@ def cmd_merge(args) -> int:
     if roster is not None:      # its notes, as the summary has them, for the closing line
         outcome.results = roster.annotated(outcome.results)
     catalogue = _catalogue(course, outcome.language)
-    outcome.export_errors += _write_lms(args, outcome.results, catalogue, Path(args.out), err)
+    outcome.export_errors += _write_lms(args, outcome.results, catalogue, Path(args.out), err,
+                                        None, roster)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
+    items = handback.items(outcome.results)
+    _needs_person(err, outcome.results, items, args.out)
     _closing_line(err, f"Merged {len(args.shards)} shard(s): {len(outcome.results)} "
-                       "submission(s)", outcome, course, args.out)
+                       "submission(s)", outcome, course, args.out, items)
     return EXIT_FAILED if outcome.export_errors else EXIT_OK
 
 
@@ -768,14 +779,21 @@ def cmd_gradescope_run(args) -> int:
         return EXIT_FAILED
 
 
-def _closing_line(err, done: str, outcome, course, out) -> None:
-    """What a batch or a merge did: how many, the average, who needs a person, where."""
+def _closing_line(err, done: str, outcome, course, out, items=()) -> None:
+    """What a batch or a merge did: how many, the average of the grades given, who needs a
+    person (submissions, and the hand-back's ``items``: participants left without a grade),
+    where."""
+    from .report.exports import has_grade
+    from .report.writers import needs_person
     results = outcome.results
-    attention = sum(1 for r in results if r.problem or r.notes)
-    average = sum(r.score for r in results) / len(results) if results else 0.0
+    attention = sum(1 for r in results if needs_person(r))
+    graded = [r.score for r in results if has_grade(r)]
+    average = sum(graded) / len(graded) if graded else 0.0
+    said = [f"{attention} submission(s)" if attention else "",
+            f"{len(items)} hand-back item(s)" if items else ""]
     err.print(f"{done}; average {average:.1f}/{course.max_score:g}"
-              + (f"; {attention} need a person (see {out}/summary.html#attention)"
-                 if attention else "")
+              + (f"; {' and '.join(s for s in said if s)} need a person (see "
+                 f"{out}/summary.html#attention)" if attention or items else "")
               + f". Reports: {out}/gradebook.csv, {out}/summary.html",
               markup=False, highlight=False)
 
@@ -863,10 +881,17 @@ def _pins_hold(course, answers, err: Console) -> bool:
 
 def cmd_grade(args) -> int:
     """Grade a batch; SIGINT and SIGTERM stop it (exit 130) with what was graded written."""
+    from .batch import EnvironmentFailure
     from .cluster import ClusterError
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         return _grade(args)
+    except EnvironmentFailure as error:
+        # One line, not a class graded 0: nothing here is the students' doing.
+        _console(stderr=True).print(f"Cannot grade here: {error}. Fix that and run the same "
+                                    f"command again (with --resume to keep what was "
+                                    f"graded).", markup=False, highlight=False, soft_wrap=True)
+        return EXIT_CANNOT_GRADE
     except KeyboardInterrupt:
         _console(stderr=True).print("Interrupted.", markup=False)
         return EXIT_INTERRUPTED
@@ -883,19 +908,30 @@ def _raise_interrupt(signum, frame):
 
 
 def _grade(args) -> int:
-    from .batch import grade_batch
-    from .report.safe import terminal_text
-    from .submissions import find
+    from .downloads import DownloadError, prepare
     err = _console(stderr=True)
     checked = _checked_course(args.tasks, args, err)
     if checked is None:
         return EXIT_BAD_INPUT
-    course, answers = checked
-    root = Path(args.submissions)
-    if not root.is_dir():
-        err.print(f"{root}: no such folder; pass the folder of submissions with --submissions",
-                  markup=False)
+    try:
+        # Moodle's zip, its flat download, ILIAS's download top: a folder of submissions
+        prepared = prepare(Path(args.submissions))
+    except DownloadError as error:
+        err.print(str(error), markup=False, highlight=False)
         return EXIT_BAD_INPUT
+    try:
+        for line in prepared.said:
+            err.print(line, markup=False, highlight=False)
+        return _grade_folder(args, checked, prepared.root, err)
+    finally:
+        prepared.cleanup()
+
+
+def _grade_folder(args, checked, root: Path, err) -> int:
+    from .batch import grade_batch
+    from .report.safe import terminal_text
+    from .submissions import find
+    course, answers = checked
     listed = find(root)
     if not listed:
         from .submissions import passed_over
@@ -913,6 +949,9 @@ def _grade(args) -> int:
         return EXIT_BAD_INPUT
     roster = _roster(args.roster, err)
     if roster is False:
+        return EXIT_BAD_INPUT
+    handback = _handback(worksheet, roster, args.moodle_scale, course, err)
+    if handback is None:
         return EXIT_BAD_INPUT
     level = _batch_level(args, err, "grade a batch")
     if level is None:
@@ -937,20 +976,22 @@ def _grade(args) -> int:
                 bar.refresh()
             outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
                                   args.resume, False, answers, args.shard,
-                                  args.cluster, roster)
+                                  args.cluster, roster, handback)
     else:
         def progress(result, done, total):
             err.print(line(result, done, total), markup=False, highlight=False)
         outcome = grade_batch(course, root, out, args.jobs, catalogue, progress, level,
                               args.resume, False, answers, args.shard,
-                              args.cluster, roster)
+                              args.cluster, roster, handback)
     if roster is not None:      # its notes, as the summary has them, for the closing line
         outcome.results = roster.annotated(outcome.results)
     results = outcome.results
     if worksheet is not None and not outcome.interrupted:
-        outcome.export_errors += _write_worksheet(worksheet, results, catalogue, out, err)
+        outcome.export_errors += _write_worksheet(worksheet, results, catalogue, out,
+                                                  handback.scale)
     if not outcome.interrupted:
-        outcome.export_errors += _write_lms(args, results, catalogue, out, err)
+        outcome.export_errors += _write_lms(args, results, catalogue, out, err, worksheet,
+                                            roster)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
     from .submissions import passed_over
@@ -966,41 +1007,83 @@ def _grade(args) -> int:
         return EXIT_INTERRUPTED
     shard = (f" of shard {args.shard} ({len(listed)} in all; combine the shards with "
              f"grader merge)" if args.shard else "")
-    _closing_line(err, f"Graded {len(results)} submission(s){shard}", outcome, course, out)
+    items = handback.items(results)
+    _needs_person(err, results, items, out)
+    _closing_line(err, f"Graded {len(results)} submission(s){shard}", outcome, course, out,
+                  items)
     return EXIT_FAILED if outcome.export_errors else EXIT_OK
 
 
 def _worksheet(path: str | None, err):
-    """The worksheet's text, None without one, False (after saying why) when it is unusable:
-    checked before anything is graded."""
+    """The worksheet (``report.moodle.Worksheet``), None without one, False (after saying
+    why) when it is unusable: checked before anything is graded."""
     if path is None:
         return None
-    from .report.moodle import WorksheetError, columns
+    from .report.moodle import Worksheet, WorksheetError
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-        columns(text)
+        return Worksheet(Path(path).read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, WorksheetError) as error:
         err.print(f"--moodle-worksheet {path}: {error}", markup=False, highlight=False)
         return False
-    return text
 
 
-def _write_worksheet(text: str, results, catalogue, out: Path, err) -> list[str]:
-    """Write the filled-in worksheet; what could not be matched is printed."""
+def _handback(worksheet, roster, scale, course, err):
+    """The batch's hand-back (``report.handback.Handback``), after saying loudly what its
+    scale does to the grades; None (after saying why) when the course's points cannot be
+    written on the LMS's scale: checked before anything is graded."""
+    from .report.handback import Handback
+    handback = Handback(worksheet or None, roster or None, scale)
+    refusals, warnings = handback.problems(course.max_score)
+    for line in warnings:
+        err.print(f"WARNING: {line}", markup=False, highlight=False, style="bold yellow")
+    for line in refusals:
+        err.print(line, markup=False, highlight=False)
+    if refusals:
+        err.print("The grades cannot be written on the LMS's scale; nothing was graded.",
+                  markup=False)
+        return None
+    return handback
+
+
+def _write_worksheet(sheet, results, catalogue, out: Path, scale) -> list[str]:
+    """Write the filled-in worksheet (what it leaves to a person is listed at the end)."""
     from .report.exports import grade_comment
-    from .report.moodle import fill_worksheet
-    from .report.safe import terminal_text
+    from .report.handback import fill, match_worksheet
     from .report.writers import write_atomically
-    filled, problems = fill_worksheet(text, results,
-                                      lambda result: grade_comment(result, catalogue))
-    for problem in problems:
-        err.print(f"moodle-worksheet.csv: {terminal_text(problem)}", markup=False,
-                  highlight=False)
+    fill(sheet, match_worksheet(sheet, results), scale,
+         lambda result: grade_comment(result, catalogue))
     try:
-        write_atomically(out / "moodle-worksheet.csv", filled)
+        write_atomically(out / "moodle-worksheet.csv", sheet.text())
     except OSError as error:
         return [f"{out / 'moodle-worksheet.csv'}: {error}"]
     return []
+
+
+def _needs_person(err, results, items, out) -> None:
+    """At the end of a batch, everything a person must decide, one line each, in the
+    terminal's language (English): the submissions that could not be graded as handed in
+    or carry a note that needs a decision, then the hand-back's participants without a grade
+    and folders no one got (``report.handback``).  The harmless notes stay on the summary
+    page."""
+    from .notes import needs_person
+    from .report.messages import Catalogue
+    from .report.safe import terminal_text
+    from .report.writers import note_text
+    english = Catalogue("en")
+    lines = []
+    for result in sorted(results, key=lambda r: r.student):
+        said = ([english.text(f"ui.{result.problem}", detail=result.problem_detail)]
+                if result.problem else [])
+        said += [note_text(note, english) for note in result.notes if needs_person(note)]
+        if said:
+            lines.append(f"  {result.display}: {' '.join(said)}")
+    lines += [f"  {item.text(english)}" for item in items]
+    if not lines:
+        return
+    err.print(f"Needs a person (also in {out}/summary.html#attention):", markup=False,
+              highlight=False)
+    for line in lines:
+        err.print(terminal_text(line), markup=False, highlight=False)
 
 
 # -- LMS round trips: the roster, Moodle's feedback zip, ILIAS's status file and zip ----------
@@ -1021,9 +1104,24 @@ def _lms_options(command: argparse.ArgumentParser) -> None:
                          "roster does not name [moodle.csv names the folders]")
     command.add_argument("--lms", choices=("auto", "moodle", "ilias", "none"), default="auto",
                          help=LMS_HELP)
+    command.add_argument("--moodle-scale", type=_scale, default="worksheet",
+                         metavar="worksheet|points|percent|MAXIMUM",
+                         help="the scale Moodle grades are written on, in the worksheet and "
+                         "moodle.csv: worksheet (the worksheet's or roster's Maximum Grade: 54 "
+                         "of 60 points are 9.00 out of 10.00; points where it states none), "
+                         "points (as graded), percent, or the grade item's maximum, e.g. 10; "
+                         "the feedback comment always says the points [worksheet]")
     command.add_argument("--ilias-pass", type=_percent, default=50.0, metavar="PERCENT",
                          help="in ilias-status.csv, passed from this share of the points on, "
                          "else failed [50]")
+
+
+def _scale(text: str):
+    from .report.handback import Scale
+    try:
+        return Scale.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _percent(text: str) -> float:
@@ -1051,31 +1149,32 @@ def _roster(path: str | None, err):
         return False
 
 
-def _write_lms(args, results, catalogue, out: Path, err) -> list[str]:
+def _write_lms(args, results, catalogue, out: Path, err, worksheet=None,
+               roster=None) -> list[str]:
     """The feedback zips and ILIAS's status file the submissions' LMS takes back (see
-    ``--lms``), with what could not be matched printed (the roster's notes on ``results``
-    too); returns what could not be written."""
+    ``--lms``; with the worksheet, Moodle's zip reaches the participants it matched, every
+    member of a team), with what they leave out printed in English (the files are in the
+    course's language); returns what could not be written."""
     from .report import ilias, moodle
+    from .report.messages import Catalogue
     from .report.safe import terminal_text
-    from .report.writers import note_text, write_atomically
-    for result in results:
-        for note in result.notes:
-            if note.key == "not-in-roster":
-                err.print(f"moodle.csv: {terminal_text(note_text(note, catalogue))}",
-                          markup=False, highlight=False)
+    from .report.writers import write_atomically
+    english = Catalogue("en")
     to_moodle = args.lms == "moodle" or (args.lms == "auto"
                                          and moodle.looks_like_download(results))
     to_ilias = args.lms == "ilias" or (args.lms == "auto" and not to_moodle
                                        and ilias.looks_like_download(results))
     files, problems = {}, {}
     if to_moodle:
+        # the zip holds the pages as written; the catalogue says only what was left out
         files["moodle-feedback.zip"], problems["moodle-feedback.zip"] = \
-            moodle.feedback_zip(results, out, catalogue)
+            moodle.feedback_zip(results, out, english, worksheet or None, roster)
     if to_ilias:
-        status_text, listed = ilias.status_csv(results, catalogue, args.ilias_pass)
+        status_text, _ = ilias.status_csv(results, catalogue, args.ilias_pass)
         files["ilias-status.csv"] = status_text
-        files["ilias-feedback.zip"], more = ilias.feedback_zip(results, out, catalogue,
+        files["ilias-feedback.zip"], more = ilias.feedback_zip(results, out, english,
                                                                status_text)
+        listed = ilias.status_csv(results, english, args.ilias_pass)[1]
         problems["ilias-status.csv"] = list(dict.fromkeys(listed + more))
     for name, listed in problems.items():
         for problem in listed:
@@ -1152,36 +1251,28 @@ def cmd_check(args) -> int:
     # Colour only where the markup puts it: rich's highlighting of numbers and quotes in
     # every message would colour at random and costs half of printing the feedback.
     from rich.console import Console
-    console = Console(highlight=False)
+    from .report.terminal import check_lines, markup, render
+    console = Console(highlight=False, soft_wrap=True)
     catalogue = _catalogue(course, args.lang)
     from .report.views import student_view
     view = student_view(result, course, catalogue, html=False)
-    # one print of all lines: rich's work per call is most of printing a line
-    lines = [f"[bold]{_escape(catalogue.text('ui.feedback_title', student=folder.resolve().name))}[/]"]
-    lines += [f"[blue]ℹ[/] {_escape(str(note))}" for note in view["arranged"]]
-    for note in view["notes"]:
-        lines.append(f"[red]✘[/] {', '.join(note['functions'])}: {_escape(str(note['message']))}")
-    for task in view["tasks"]:
-        lines.append(f"\n[bold]{_escape(task['title'])}[/] ({task['id']}): "
-                     f"{task['score']:g}/{task['max_score']:g}")
-        for note in task["notes"]:
-            lines.append(f"  [red]✘[/] {', '.join(note['functions'])}: "
-                         f"{_escape(str(note['message']))}")
-        for item in task["checks"]:
-            mark = "[green]✔[/]" if item["passed"] else "[red]✘[/]"
-            lines.append(f"  {mark} {item['function']} · {_escape(item['kind_title'])} "
-                         f"({item['score']:g}/{item['max_score']:g}): {_escape(item['message'])}")
-    console.print("\n".join(lines))
+    # Failures first and whole, a passing task in one line; wrapped between words at the
+    # terminal's width, and not at all without a terminal (a CI log keeps its sentences).
+    lines = check_lines(view, catalogue,
+                        catalogue.text("ui.feedback_title", student=folder.resolve().name))
+    width = console.width if console.is_terminal else None
     if hidden:
-        console.print(catalogue.text("ui.hidden_not_run", count=hidden))
+        lines += [("", "", ""), ("", "", catalogue.text("ui.hidden_not_run", count=hidden))]
+    # one print of all lines: rich's work per call is most of printing a line
+    console.print(markup(render(lines, width)))
     from .report.exports import points_line
     from .report.writers import junit_xml, write_atomically, write_student
     written = write_student(_check_out(args.out, folder), result, course, catalogue, view)
     write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
-    console.print(catalogue.text("ui.feedback_page", path=str(written / "feedback.html")),
-                  markup=False, highlight=False)
-    console.print(f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}",
-                  markup=False, highlight=False)
+    console.print(markup(render([
+        ("", "", catalogue.text("ui.feedback_page", path=str(written / "feedback.html"))),
+        ("", "", f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}")],
+        width)))
     if args.points:
         print(points_line(result))
     if args.classroom_result and not _write_classroom_result(args.classroom_result, result,

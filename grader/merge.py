@@ -241,7 +241,7 @@ class MergeOutcome:
 
 
 def merge(folders: list[Path], out: Path, course, tasks_path: str,
-          language: str | None = None, roster=None) -> MergeOutcome:
+          language: str | None = None, roster=None, handback=None) -> MergeOutcome:
     """Check every shard, then copy the student folders into ``out`` and write the batch's
     exports there (moodle.csv after ``roster``, see ``report.roster``, when one is given).
     Raises ``MergeError`` (before anything is written) if the shards do not make one complete
@@ -261,5 +261,5 @@ def merge(folders: list[Path], out: Path, course, tasks_path: str,
         copy_student(folder, out)
     results = [result for result, _ in found]
     batch = merged_batch(outputs)
-    errors = write_batch(out, results, course, Catalogue(language), batch, roster)
+    errors = write_batch(out, results, course, Catalogue(language), batch, roster, handback)
     return MergeOutcome(results, batch, errors, language)

@@ -25,3 +25,17 @@ class Note:
     @classmethod
     def from_json(cls, data: dict) -> "Note":
         return cls(str(data["key"]), dict(data.get("facts") or {}))
+
+
+# Notes that say how a submission was read, not that anything is in doubt: it was graded as
+# the student meant it (an uploaded archive unpacked, the one folder that holds the task's
+# files, a file renamed to the case the task gives it, bytecode left out, a name kept away
+# from the reports' own, an online text handed in beside the files).  The summary lists
+# them apart; every other note needs a person.
+HARMLESS = frozenset({"inner-archive", "subfolder", "case-renamed", "bytecode-ignored",
+                      "reserved-name", "online-text"})
+
+
+def needs_person(note: Note) -> bool:
+    """Whether ``note`` is for a person to act on (not one of the ``HARMLESS`` ones)."""
+    return note.key not in HARMLESS

@@ -97,7 +97,7 @@ def pytest_configure(config) -> None:
     problem = exposure(config, config.option)
     if problem is not None:
         raise pytest.UsageError(problem)
-    tasks = _path_setting(config, "tasks") or _path_setting(config, "kit")
+    tasks, kit = _course_setting(config)
     if tasks is None:
         if config.getoption("grader_submission"):
             raise pytest.UsageError(
@@ -105,7 +105,6 @@ def pytest_configure(config) -> None:
                 f"grade it with; name the task files (--grader-tasks PATH, ini grader_tasks) "
                 f"or a kit (--grader-kit DIR){_ini_note(config)}")
         return
-    kit = _path_setting(config, "tasks") is None
     submission = _path_setting(config, "submission") or _default_submission(config)
     language = config.getoption("grader_lang") or config.getini("grader_lang") or None
     if language is not None and language not in LANGUAGES:
@@ -142,7 +141,7 @@ def exposure(config, options) -> str | None:
     a run is refused before the first conftest.py is imported.  A folder that holds the folder
     pytest was started in is not graded from outside: that is the student's own repository,
     whose tests pytest runs as it always does."""
-    course = _path_setting(config, "tasks", options) or _path_setting(config, "kit", options)
+    course, _ = _course_setting(config, options)
     if course is None and not getattr(options, "grader_submission", None):
         return None     # not grading.  A named folder is looked at even without a course:
         # pytest may have read the folder's own ini file instead of the one naming the course.
@@ -255,6 +254,30 @@ def _ini_note(config) -> str:
 
 def _ini_folder(config) -> Path:
     return config.inipath.parent if config.inipath else config.rootpath
+
+
+def _course_setting(config, options=None) -> tuple[Path | None, bool]:
+    """``(path, is a kit)``: the course to grade with.  The command line wins over the ini
+    file (``pytest --grader-kit kit`` in a repository whose pytest.ini names
+    ``grader_tasks``); both on the command line, or both in the ini file with neither on the
+    command line, is a usage error: which one is meant is for the user to say."""
+    options = options if options is not None else config.option
+    given = {name: getattr(options, f"grader_{name}", None) for name in ("tasks", "kit")}
+    if given["tasks"] and given["kit"]:
+        raise pytest.UsageError(f"--grader-tasks {given['tasks']} and --grader-kit "
+                                f"{given['kit']}: give one of the two")
+    for name in ("tasks", "kit"):
+        if given[name]:
+            return (config.invocation_params.dir / given[name]).resolve(), name == "kit"
+    configured = {name: config.getini(f"grader_{name}") for name in ("tasks", "kit")}
+    if configured["tasks"] and configured["kit"]:
+        raise pytest.UsageError(f"grader_tasks and grader_kit are both set{_ini_note(config)}; "
+                                f"keep one, or choose on the command line with --grader-tasks "
+                                f"or --grader-kit")
+    for name in ("tasks", "kit"):
+        if configured[name]:
+            return (_ini_folder(config) / configured[name]).resolve(), name == "kit"
+    return None, False
 
 
 def _path_setting(config, name: str, options=None) -> Path | None:

@@ -36,6 +36,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .downloads import only_online_text, plugin_folders
 from .notes import Note
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
@@ -72,6 +73,10 @@ MAX_ID_CHARS = 80                   # a student id
 NOTE_PATHS = 10                     # paths listed in one note
 
 _CHUNK = 1 << 16
+# Open flags where the system has them (Windows has no O_NOFOLLOW, O_NONBLOCK or O_CLOEXEC,
+# and needs O_BINARY): a self-check on a student's Windows machine stages a copy too.
+_OPEN_FLAGS = (getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+               | getattr(os, "O_BINARY", 0))
 _BYTECODE_SUFFIXES = tuple({".pyc", ".pyo", ".pyd", ".so",
                             *(s.lower() for s in importlib.machinery.EXTENSION_SUFFIXES)})
 _BIDI_CONTROLS = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A),
@@ -86,6 +91,9 @@ class Submission:
     source: Path            # the folder or archive in the submissions root
     kind: str               # "folder" | "archive" | "link"
     notes: tuple = ()       # collision and reserved-name notes
+    extras: tuple = ()      # the same participant's other plugin folders (Moodle's online
+                            # text beside the files): kept for the reader, never graded
+    refused: str | None = None  # why it cannot be graded, known when it was found
 
 
 @dataclass(frozen=True)
@@ -239,6 +247,7 @@ def find(root: Path) -> list[Submission]:
         entries.append((_raw(name), entry, stem, kind))
     # Raw bytes, not str: names that are not UTF-8 sort the same way on every machine.
     entries.sort(key=lambda e: e[0])
+    extras = _one_per_participant(entries)
 
     reserved = {name.casefold() for name in RESERVED_NAMES}
     bases = [_safe_id(stem) for _, _, stem, _ in entries]
@@ -271,8 +280,28 @@ def find(root: Path) -> list[Submission]:
                 "display": display, "student": ids[index],
                 "others": [display_name(entries[i][1].name) for i in others],
                 "other_students": [ids[i] for i in others]}))
-        found.append(Submission(ids[index], display, entry, kind, tuple(notes)))
+        others = extras.get(entry.name, ())
+        refused = None
+        if kind == "folder" and only_online_text(entry.name):
+            refused = ("only an online text was handed in, no files: there is no code to "
+                       "run; a person reads the text and grades it")
+        found.append(Submission(ids[index], display, entry, kind, tuple(notes),
+                                tuple(others), refused))
     return found
+
+
+def _one_per_participant(entries: list) -> dict:
+    """Moodle writes a folder per participant and submission plugin (``..._assignsubmission
+    _file`` and ``..._assignsubmission_onlinetext``): the participant's graded folder stays
+    in ``entries``, the others leave it and are returned as its extras (graded folder's name
+    -> their paths, ``Submission.extras``).  One participant is one submission."""
+    folders = {entry.name: entry for _, entry, _, kind in entries if kind == "folder"}
+    grouped = {name: extras for name, extras in plugin_folders(folders).items() if extras}
+    others = {name for extras in grouped.values() for name in extras}
+    entries[:] = [item for item in entries
+                  if not (item[3] == "folder" and item[1].name in others)]
+    return {name: tuple(folders[extra] for extra in extras)
+            for name, extras in grouped.items()}
 
 
 def _points_to_folder(link: Path) -> bool:
@@ -296,6 +325,8 @@ def stage(submission: Submission, into: Path, modules: tuple = ()) -> Staged:
     budget = UnpackStats()
     try:
         _make_empty(into)
+        if submission.refused:
+            raise StagingError(submission.refused)
         if submission.kind == "link":
             raise StagingError(f"{submission.display} is a link, not followed: put the "
                                f"folder or archive itself into the submissions folder")
@@ -617,7 +648,7 @@ def _check_unpacked(stats: UnpackStats) -> None:
 def _open_regular(path: str) -> int:
     """A descriptor for ``path`` if it is a regular file; never follows a link, never blocks
     on a FIFO that replaced a file since it was listed."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _OPEN_FLAGS)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise StagingError(f"{display_name(os.path.basename(path))} changed while it was "
@@ -638,9 +669,9 @@ def _copy_file(path: str, destination: str, size: int) -> None:
 
 
 def _create(path: str):
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o644)
-    os.fchmod(fd, 0o644)                # whatever the umask: the sandbox's user reads it
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _OPEN_FLAGS, 0o644)
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, 0o644)            # whatever the umask: the sandbox's user reads it
     return open(fd, "wb")
 
 
@@ -699,7 +730,7 @@ def unpack(archive: Path, target: Path, stats: UnpackStats | None = None) -> Pat
     stats.archives += 1
     Path(target).mkdir(parents=True, exist_ok=False)
     try:
-        with open(os.open(archive, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as handle:
+        with open(os.open(archive, os.O_RDONLY | _OPEN_FLAGS), "rb") as handle:
             if Path(archive).name.lower().endswith(".zip"):
                 _unpack_zip(handle, info.st_size, Path(target), stats)
             else:

@@ -42,7 +42,7 @@ from .report.messages import Catalogue
 from .report.writers import render_student
 from .sandbox import chroot, isolation, launcher
 from .sandbox.launcher import Interrupted, StagedRunner
-from .submissions import Staged, Submission, content_hash, stage
+from .submissions import Staged, Submission, content_hash, display_name, stage
 
 STATE_FILE = ".grading.json"
 TEMP_PREFIX = "grader-batch-"
@@ -129,6 +129,16 @@ def internal_error_result(submission: Submission, course, error: BaseException,
                                                                    "traceback": trace[-4000:]})])
 
 
+def online_text_notes(submission: Submission) -> list:
+    """A note for each of the participant's other plugin folders (Moodle's online text
+    beside the files), with the text's words for whoever reads the summary: kept, never
+    graded."""
+    from .downloads import online_text
+    return [Note("online-text", {"folder": display_name(extra.name),
+                                 "text": online_text(extra) or ""})
+            for extra in getattr(submission, "extras", ())]
+
+
 class SubmissionGrader:
     """Grades submissions one after another in this process: its own temporary folder (named
     after the batch's process, so that a later run can tell whether it is stale) and its own
@@ -163,6 +173,7 @@ class SubmissionGrader:
             if staged is None:
                 staged = stage(submission, into, context.course.modules)
             notes += staged.notes
+            notes += online_text_notes(submission)
             findings = forgery.scan(staged.folder)
             if findings:
                 notes.append(Note("forgery", {"findings": forgery.findings_json(findings)}))

@@ -135,7 +135,9 @@ def test_a_correct_submission_gets_full_marks_on_every_check_hidden_ones_too(aut
     assert tests["ttt-midgame-a/alphabeta/visited"]["visibility"] == "hidden"
     assert tests["tree-blatt3/alphabeta/visited"]["visibility"] == "visible"
     assert results["visibility"] == "visible" and results["stdout_visibility"] == "hidden"
-    assert results["output_format"] == "text"
+    assert results["output_format"] == results["test_output_format"] == "md"
+    assert all(test["output_format"] == "md" for test in results["tests"])
+    assert results["output"] == "", "nothing to say about the hand-in"
     assert results["extra_data"]["isolation"] in ("bubblewrap", "container")
     assert "leaderboard" not in results
     assert f"isolation: {results['extra_data']['isolation']}" in done.stdout
@@ -156,6 +158,14 @@ def test_a_faulty_submission_loses_the_checks_it_fails_hidden_ones_included(auto
     hidden = tests["ttt-midgame-a/alphabeta/visited"]
     assert hidden["visibility"] == "hidden" and hidden["score"] == 0
     assert "88" in hidden["output"]          # the instructor sees what the reference visits
+    # A test says what feedback.md says: the named mistake, and the visit table beside the
+    # reference's, as Markdown
+    count = tests["ttt-midgame-a/alphabeta/count"]["output"]
+    assert count.startswith("❌ Du besuchst 125 Knoten, die Referenz nur 88.")
+    assert "„if β ≤ α: break“" in count
+    assert "| Nr. | Referenz | deine Suche |" in count and "\n|---|---|---|\n" in count
+    random = tests["random-trees/alphabeta/random-trees"]["output"]
+    assert "Kleinstes Gegenbeispiel" in random and "```" in random, "the tree, drawn"
 
 
 def test_a_syntax_error_is_graded_not_a_failed_autograder(autograder, tmp_path, course):
@@ -179,8 +189,10 @@ def test_an_uploaded_archive_with_a_folder_is_arranged_as_in_a_batch(autograder,
     done, results = run_autograder(root)
     assert done.returncode == 0, done.stdout + done.stderr
     assert results["score"] == course.max_score
-    assert results["extra_data"]["needs_person"] is True
+    # unpacking an uploaded archive is said to the student, and needs no person
+    assert results["extra_data"]["needs_person"] is False
     assert results["extra_data"]["notes"]
+    assert "abgabe.zip" in results["output"] and results["output_format"] == "md"
 
 
 def test_an_empty_submission_scores_zero_with_every_check_listed(autograder, tmp_path, course):

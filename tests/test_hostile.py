@@ -114,7 +114,10 @@ def batch(request, tmp_path_factory):
 
 
 def outputs(batch, student):
-    return " ".join(t["output"] for t in batch["results"][student]["tests"])
+    """Its tests' outputs as a reader of Gradescope's Markdown sees them (what the student's
+    code wrote is escaped there: &lt; for <)."""
+    import html
+    return " ".join(html.unescape(t["output"]) for t in batch["results"][student]["tests"])
 
 
 def test_the_batch_completes_and_correct_students_are_unaffected(batch):
@@ -346,6 +349,10 @@ def test_markup_from_a_student_is_escaped(batch):
     html = batch["html"]["markup"]
     assert "<script>alert" not in html and "onerror=alert(1)>" not in html
     assert "&lt;script&gt;" in html
+    # Gradescope renders its tests' Markdown: nothing the student wrote is markup there
+    tests = batch["results"]["markup"]["tests"]
+    assert not any("<script" in t["output"] or "<img" in t["output"] for t in tests)
+    assert any("&lt;script&gt;" in t["output"] or "&lt;img" in t["output"] for t in tests)
 
 
 def test_secrets_of_the_grading_process_do_not_reach_the_child(batch):

@@ -177,6 +177,22 @@ def test_an_ilias_download_gets_its_status_file_and_multi_feedback_zip(tmp_path,
         inside = zipped.read("multi_feedback_gametree-grader/status.csv").decode("utf-8")
     assert inside == text
     assert "ilias-status.csv:" not in capsys.readouterr().err
+    # ilias.csv's Login column holds the logins, not the folders' names
+    table = (out / "ilias.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert table[0].startswith("Login;Punkte;Maximum;")
+    assert sorted(line.split(";")[0] for line in table[1:]) == [
+        "emuster", "j_mueller", "lleer", "mmuster"]
+
+
+def test_ilias_csv_says_login_only_where_it_holds_logins(course):
+    from grader.grading import SubmissionResult
+    from grader.report.exports import ilias_csv
+    from grader.report.messages import Catalogue
+    mixed = [SubmissionResult("Mustermann_Max_mmuster_6171", []), SubmissionResult("korrekt", [])]
+    header = ilias_csv(mixed, course, Catalogue("en")).lstrip("\ufeff").split("\r\n")
+    assert header[0].startswith("Submission;Points;Maximum;")
+    assert [line.split(";")[0] for line in header[1:3]] == ["Mustermann_Max_mmuster_6171",
+                                                           "korrekt"]
 
 
 def test_ilias_files_are_written_only_for_ilias_folders_or_when_asked(tmp_path, capsys):

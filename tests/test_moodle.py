@@ -33,7 +33,7 @@ ENGLISH = (
 GERMAN = ('\ufeff"ID","Vollständiger Name","E-Mail-Adresse","Status","Bewertung",'
           '"Bestwertung","Zuletzt geändert (Bewertung)","Feedback als Kommentar"\n'
           '"Teilnehmer/in 123456","Max Mustermann",max@example.org,"Zur Bewertung abgegeben",'
-          ',60,-,\n')
+          ',"60,00",-,\n')
 
 
 def rows_of(text):
@@ -41,13 +41,16 @@ def rows_of(text):
 
 
 def result(display, score):
+    """A result of the bundled course (60 points) with ``score`` points."""
     from dataclasses import replace
 
     from grader import checks as check_kinds
     from grader.tasks import load_course
-    check = load_course(ROOT / "tasks").tasks[0].checks[0]
-    verdict = replace(check_kinds.failed(check, "call.timeout"), score=score)
-    return SubmissionResult(display.replace(" ", "_"), [verdict], display=display)
+    checks = [check for task in load_course(ROOT / "tasks").tasks for check in task.checks]
+    verdicts = [replace(check_kinds.failed(check, "call.timeout"), score=0.0)
+                for check in checks]
+    verdicts[0] = replace(verdicts[0], score=score)
+    return SubmissionResult(display.replace(" ", "_"), verdicts, display=display)
 
 
 def test_participant_numbers_come_from_the_download_s_folder_names():
@@ -56,19 +59,23 @@ def test_participant_numbers_come_from_the_download_s_folder_names():
     assert participant("korrekt") is None and participant("x_12_other_") is None
 
 
-@pytest.mark.parametrize("text, grade, comment", [(ENGLISH, 4, 9), (GERMAN, 4, 7)])
-def test_grades_and_comments_go_into_the_instructor_s_own_columns(text, grade, comment):
+@pytest.mark.parametrize("text, grade, comment, written", [(ENGLISH, 4, 9, "2.50"),
+                                                           (GERMAN, 4, 7, "2,50")])
+def test_grades_and_comments_go_into_the_instructor_s_own_columns(text, grade, comment,
+                                                                  written):
     results = [result("Max Mustermann_123456_assignsubmission_file_", 2.5),
                result("Unbekannt_424242_assignsubmission_file_", 1),
                result("korrekt", 3)]
     filled, problems = fill_worksheet(text, results, lambda r: f"{r.score:g} points")
     rows = list(csv.reader(io.StringIO(filled)))
     assert rows[0] == next(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    assert rows[1][grade] == "2.50" and rows[1][comment] == "2.5 points"
+    # on the worksheet's own scale (60,00 with two decimals, in its decimal separator)
+    assert rows[1][grade] == written and rows[1][comment] == "2.5 points"
     assert rows[1][:grade] == next(csv.reader(io.StringIO(text.lstrip("\ufeff").split("\n")[1])))[:grade]
-    assert len(problems) == 2
     assert any("424242 is not in the worksheet" in p for p in problems)
     assert any(p.startswith("korrekt: not named like") for p in problems)
+    others = [p for p in problems if "424242" not in p and not p.startswith("korrekt")]
+    assert all("no folder in the download" in p for p in others), "every other participant"
 
 
 def test_a_file_that_is_not_a_worksheet_is_refused_with_what_to_do():
@@ -82,11 +89,44 @@ def test_a_file_that_is_not_a_worksheet_is_refused_with_what_to_do():
 
 
 def test_two_folders_of_one_participant_leave_the_grade_to_a_person():
-    results = [result("Anna Korrekt_1_assignsubmission_file_", 60),
-               result("Anna Kopie_1_assignsubmission_file_", 0)]
+    # the folder of Moodle 4.1 and the one of an older download, side by side
+    results = [result("Max Mustermann_1_assignsubmission_file_", 60),
+               result("Max Mustermann_1_assignsubmission_file", 0)]
     filled, problems = fill_worksheet(ENGLISH.replace("123456", "1"), results, str)
     assert rows_of(filled)["Participant 1"][4] == ""
-    assert len(problems) == 1 and "several folders" in problems[0]
+    assert [p for p in problems if "several folders" in p] == [
+        "Participant 1 (Max Mustermann): several folders (Max Mustermann_1_assignsubmission_file,"
+        " Max Mustermann_1_assignsubmission_file_); grade left empty, grade it by hand."]
+
+
+def test_a_folder_whose_number_is_someone_else_s_gets_no_one_s_grade():
+    # A team's folder carries its group's id: here Erika's participant number.
+    results = [result("Team Beta_654321_assignsubmission_file", 54)]
+    filled, problems = fill_worksheet(ENGLISH, results, str)
+    assert rows_of(filled)["Participant 654321"][4] == ""
+    assert problems[0].startswith("Team Beta_654321_assignsubmission_file: the worksheet's "
+                                  "participant 654321 is Erika Musterfrau, not the person "
+                                  "this folder names")
+
+
+@pytest.mark.parametrize("maximum, grade", [("10.00", "9.00"), ("20.00", "18.00"),
+                                            ("7.00", "6.30"), ("100", "90"), ("3.0", "2.7")])
+def test_a_grade_is_written_on_the_worksheet_s_maximum_as_moodle_rounds(maximum, grade):
+    # 54 of 60 points; Moodle shows a grade with the decimals its maximum is shown with
+    filled, _ = fill_worksheet(ENGLISH.replace("60.00", maximum),
+                               [result("Max Mustermann_123456_assignsubmission_file", 54)],
+                               lambda r: "x")
+    assert rows_of(filled)["Participant 123456"][4] == grade
+
+
+def test_rounding_is_half_away_from_zero_as_php_s_number_format():
+    from decimal import Decimal
+
+    from grader.report.moodle import on_scale
+    assert on_scale(1, 8, Decimal(1), 3) == Decimal("0.125")
+    assert on_scale(1, 8, Decimal(1), 2) == Decimal("0.13"), "not banker's rounding (0.12)"
+    assert on_scale(1, 3, Decimal(10), 2) == Decimal("3.33")
+    assert on_scale(2, 3, Decimal(10), 0) == Decimal("7")
 
 
 def test_a_moodle_download_is_graded_into_its_worksheet(tmp_path, capsys):
@@ -97,9 +137,9 @@ def test_a_moodle_download_is_graded_into_its_worksheet(tmp_path, capsys):
     assert main(["grade", "--submissions", str(download), "--out", str(out), "--lang", "en",
                  "--allow-weak-sandbox", "--moodle-worksheet", str(sheet)]) == 0
     rows = rows_of((out / "moodle-worksheet.csv").read_text())
-    assert rows["Participant 123456"][4] == rows["Participant 654321"][4] == "60"
-    assert rows["Participant 111111"][4] == "0"
-    assert rows["Participant 123456"][9] == "60 of 60 points"
+    assert rows["Participant 123456"][4] == rows["Participant 654321"][4] == "60.00"
+    assert rows["Participant 111111"][4] == "0.00"
+    assert rows["Participant 123456"][9] == "60/60 points"
     assert rows["Participant 999999"] == rows_of(ENGLISH)["Participant 999999"]
     assert rows["Participant 123456"][8] == "-", "Moodle still guards grades changed there"
 
@@ -188,9 +228,11 @@ def test_the_feedback_zip_reaches_each_participant_and_lists_the_rest(tmp_path):
     # "Anna_B" as a name would read "B" as the participant: it is written "Anna B".
     assert stored == {123456: {"/feedback.html": b"<p>Max Mustermann_123456_assignsubmission_file_</p>"},
                       12: {"/feedback.html": b"<p>Anna_B_12_assignsubmission_onlinetext_</p>"}}
-    assert len(problems) == 2
+    assert len(problems) == 3
     assert problems[0].startswith("korrekt: not named like a folder of Moodle's download")
     assert "one participant (7), several folders" in problems[1]
+    assert problems[2].startswith("2 page(s) go to the participant number in their folder's "
+                                  "name, which nothing checked")
 
 
 def test_a_moodle_download_gets_its_feedback_zip_and_a_roster_s_usernames(tmp_path, capsys):
@@ -201,11 +243,14 @@ def test_a_moodle_download_gets_its_feedback_zip_and_a_roster_s_usernames(tmp_pa
     pages = {folder.name: (folder / "feedback.html").read_bytes()
              for folder in out.iterdir() if (folder / "feedback.html").is_file()}
     stored = moodle_imports(out / "moodle-feedback.zip", {123456, 654321, 777777, 888888})
-    assert sorted(stored) == [123456, 654321, 777777, 888888]
+    # 888888's folder names no one of the roster: its number is not trusted
+    assert sorted(stored) == [123456, 654321, 777777]
     for number, files in stored.items():
         folder = next(name for name in pages if f"_{number}_" in name)
         assert files == {"/feedback.html": pages[folder]}
     assert "moodle-feedback.zip: korrekt: not named like a folder of Moodle's download" in err
+    assert ("moodle-feedback.zip: Nicht Eingeschrieben_888888_assignsubmission_file_: the "
+            "roster names no one participant for this folder") in err
 
     # The roster has no participant numbers: names, and "korrekt" by its username.
     rows = list(csv.reader(io.StringIO((out / "moodle.csv").read_text())))
@@ -215,9 +260,9 @@ def test_a_moodle_download_gets_its_feedback_zip_and_a_roster_s_usernames(tmp_pa
               json.loads((out / name / "results.json").read_text())["score"] for name in pages}
     assert grades == {"mmuster": "60", "emuster": "60", "korrekt": "60",
                       "jmueller": str(int(scores["Jörg Müller_777777_assignsubmission_file_"]))}
-    assert ("moodle.csv: No one in the roster moodle-roster-de.csv has the name in this "
-            "folder's name, so Nicht Eingeschrieben_888888_assignsubmission_file_ is not in "
-            "moodle.csv") in err
+    assert ("  Nicht Eingeschrieben_888888_assignsubmission_file_: No one in the roster "
+            "moodle-roster-de.csv has the name in this folder's name, so Nicht "
+            "Eingeschrieben_888888_assignsubmission_file_ is not in moodle.csv") in err
     summary = (out / "summary.html").read_text()
     attention = summary[summary.index('id="attention"'):]
     assert "Nicht Eingeschrieben_888888_assignsubmission_file_ is not in moodle.csv" in attention
@@ -244,8 +289,13 @@ def test_without_a_moodle_download_no_feedback_zip_is_written_unless_asked(tmp_p
 def test_a_roster_matches_by_participant_number_then_name_then_folder_name():
     worksheet = read_roster(LMS / "moodle-worksheet-roster-en.csv")
     assert worksheet.has_participants and worksheet.identifier == "email"
-    person, _ = worksheet.match("Irgendwer_654321_assignsubmission_file_")
-    assert person.email == "erika@example.org", "the number counts, not the name"
+    person, _ = worksheet.match("Erika Musterfrau_654321_assignsubmission_file_")
+    assert person.email == "erika@example.org"
+    # the number of a team's folder is its group's id: a number counts only with its name
+    assert worksheet.match("Irgendwer_654321_assignsubmission_file_") == (None,
+                                                                          "name-mismatch")
+    assert worksheet.match("Participant_654321_assignsubmission_file")[0] == person, \
+        "blind marking names no one"
     assert worksheet.match("Max Mustermann_111_assignsubmission_file_") == (None, "participant")
 
     german = read_roster(LMS / "moodle-roster-de.csv")
@@ -325,6 +375,6 @@ def test_merged_shards_get_the_roster_s_usernames_and_one_feedback_zip(tmp_path,
     assert rows[0][0] == "Username"
     assert sorted(row[0] for row in rows[1:]) == ["emuster", "jmueller", "korrekt", "mmuster"]
     stored = moodle_imports(out / "moodle-feedback.zip", {123456, 654321, 777777, 888888})
-    assert sorted(stored) == [123456, 654321, 777777, 888888]
+    assert sorted(stored) == [123456, 654321, 777777]
     assert "Nicht Eingeschrieben_888888_assignsubmission_file_ is not in moodle.csv" \
         in capsys.readouterr().err

@@ -359,6 +359,9 @@ def test_a_kit_in_the_repository_gives_the_same_items_and_verdicts(tmp_path):
     for file in (ROOT / "submissions" / "strikter-schnitt").iterdir():
         shutil.copy2(file, repository / file.name)
     build_kit(COURSE, AnswerBook(), repository / "kit", wheel=False)
+    # The repository's pytest.ini names task files (that are not there): the command line's
+    # --grader-kit wins, it is not silently ignored.
+    (repository / "pytest.ini").write_text("[pytest]\ngrader_tasks = tasks\n")
     junit = tmp_path / "junit.xml"
     run = run_pytest(repository, "--grader-kit=kit", "-v", f"--junitxml={junit}")
     assert run.returncode == 1, run.stdout + run.stderr
@@ -375,3 +378,10 @@ def test_a_kit_in_the_repository_gives_the_same_items_and_verdicts(tmp_path):
     assert "Du besuchst 125 Knoten, mehr als die Referenz." in run.stdout
     assert "die Referenz nur" not in run.stdout
     assert len(junit_cases(junit)) == len(VISIBLE)
+
+
+def test_task_files_and_a_kit_both_on_the_command_line_are_a_usage_error(tmp_path):
+    repository = course_repository(tmp_path / "repo", "korrekt")
+    run = run_pytest(repository, "--grader-tasks=tasks", "--grader-kit=kit")
+    assert run.returncode == 4
+    assert "--grader-tasks tasks and --grader-kit kit: give one of the two" in run.stderr

@@ -731,9 +731,12 @@ def test_a_moodle_download_is_graded_as_its_students_handed_it_in(tmp_path):
     assert results["Max Mustermann"]["score"] == results["Erika Musterfrau"]["score"] == 60
     assert results["Zwei Ordner"]["score"] == 0
     summary = (out / "summary.html").read_text()
-    attention = summary[summary.index('id="attention"'):summary.index("</table>",
-                                                                      summary.index('id="attention"'))]
-    assert "was unpacked and graded" in attention and "only the case differed" in attention
+    attention = summary[summary.index('id="attention"'):summary.index('id="remarks"')]
+    remarks = summary[summary.index('id="remarks"'):summary.index("</table>",
+                                                                  summary.index('id="remarks"'))]
+    # what was done without a doubt is noted apart; two folders to choose from need a person
+    assert "was unpacked and graded" in remarks and "only the case differed" in remarks
+    assert "was unpacked" not in attention and "which one to grade needs a person" in attention
 
 
 def test_version_control_caches_and_virtual_environments_are_left_out_silently(tmp_path):

@@ -36,7 +36,7 @@ def grade_cell(points: float, result, decimal: str = ".") -> str:
     return points_text(points, decimal) if has_grade(result) else ""
 
 
-def moodle_csv(results, course, catalogue: Catalogue, roster=None) -> str:
+def moodle_csv(results, course, catalogue: Catalogue, roster=None, scale=None) -> str:
     """Moodle's grade import (Grades: Import: CSV file): a user column, the grade, one column
     per task, and a feedback text.
 
@@ -44,24 +44,28 @@ def moodle_csv(results, course, catalogue: Catalogue, roster=None) -> str:
     folder name made safe), which Moodle can map only when the folders are named after
     usernames or ID numbers.  With a roster (``report.roster.Roster``) it holds each student's
     username (else ID number, else email address: the roster's first such column that everyone
-    has), headed as Moodle's exports head it; a submission the roster does not name is left
-    out (its note says so)."""
+    has), headed as Moodle's exports head it, one row per person a submission grades (every
+    member of a team); a submission the roster does not name is left out (its note says so).
+    The grade is written on ``scale`` (``handback.Scale``; against the roster's "Maximum
+    Grade" where it has one), the task columns and the comment keep the points."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([roster.header if roster else "identifier", "grade",
                      *(t.id for t in course.tasks), "feedback"])
-    people = roster.people_of(results) if roster is not None else {}
+    people = roster.assigned(results) if roster is not None else {}
     for result in sorted(results, key=lambda r: r.student):
-        user = result.student
+        rows = [(result.student, None)]
         if roster is not None:
-            person, _ = people[result.student]
-            if person is None:
-                continue
-            user = roster.identifier_of(person)
+            rows = [(roster.identifier_of(person), person.maximum)
+                    for person in people[result.student][0]]
         scores = task_scores(result)
-        writer.writerow([csv_cell(user), grade_cell(result.score, result),
-                         *(grade_cell(scores.get(t.id, 0.0), result) for t in course.tasks),
-                         csv_cell(grade_comment(result, catalogue))])
+        for user, maximum in rows:
+            grade = (scale.grade(result.score, result.max_score, maximum)
+                     if scale is not None and has_grade(result)
+                     else grade_cell(result.score, result))
+            writer.writerow([csv_cell(user), grade,
+                             *(grade_cell(scores.get(t.id, 0.0), result) for t in course.tasks),
+                             csv_cell(grade_comment(result, catalogue))])
     return buffer.getvalue()
 
 
@@ -72,23 +76,33 @@ def points_comment(result, catalogue: Catalogue) -> str:
 
 
 def grade_comment(result, catalogue: Catalogue) -> str:
-    """The comment beside a grade: the points, or for a result without a grade why it has
-    none (what the student's page says first)."""
+    """The comment beside a grade in Moodle: the points ("54/60 points", whatever scale the
+    grade is written on), or for a result without a grade why it has none (what the
+    student's page says first)."""
     if has_grade(result):
-        return points_comment(result, catalogue)
+        return catalogue.text("lms.points-comment", score=points_text(result.score),
+                              maximum=points_text(result.max_score))
     return catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
 
 
 def ilias_csv(results, course, catalogue: Catalogue) -> str:
     """For ILIAS (and the spreadsheets it is fed from): semicolons, decimal commas, UTF-8
-    with a byte-order mark, the login first."""
+    with a byte-order mark, the login first.  The first column says logins only where it
+    holds them: when every submission is a folder of ILIAS's download
+    (``Lastname_Firstname_Login_UsrId``), its ``Login``; otherwise the submissions' report
+    ids, headed as the summary heads them."""
+    from .ilias import Member
     buffer = io.StringIO()
     buffer.write("\ufeff")
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow(["Login", catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
+    members = {result.student: Member.of(result.display) for result in results}
+    logins = bool(members) and all(member is not None for member in members.values())
+    writer.writerow(["Login" if logins else catalogue.text("ui.student"),
+                     catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
     for result in sorted(results, key=lambda r: r.student):
         scores = task_scores(result)
-        writer.writerow([csv_cell(result.student), grade_cell(result.score, result, ","),
+        who = members[result.student].login if logins else result.student
+        writer.writerow([csv_cell(who), grade_cell(result.score, result, ","),
                          points_text(result.max_score, ","),
                          *(grade_cell(scores.get(t.id, 0.0), result, ",")
                            for t in course.tasks)])

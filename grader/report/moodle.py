@@ -26,125 +26,255 @@ import csv
 import io
 import re
 import time
+import unicodedata
 import zipfile
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from fractions import Fraction
 from pathlib import Path
 
-from .exports import FEEDBACK_FILE, feedback_page, grade_cell, has_grade, zip_member
+from .exports import FEEDBACK_FILE, feedback_page, zip_member
 from .messages import Catalogue
 
-FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_")
+# A folder of Moodle's download: ``Full Name_123456_assignsubmission_file`` (4.1 and later:
+# mod/assign/classes/downloader.php, get_student_prefix and load_submissionplugin_filelist:
+# the name with "_" turned into spaces, the participant number, the plugin), with a "_" at
+# the end before 4.1; one folder per submission plugin (``..._assignsubmission_onlinetext``
+# beside ``..._file``).  In a team assignment the name is the group's and the number its group
+# id (no participant's), or there is no number at all for the default team (``Default
+# group_assignsubmission_file``).
+FOLDER = re.compile(r"^(?P<name>.+?)_(?:(?P<id>\d+)_)?assign(?P<kind>submission|feedback)_"
+                    r"(?P<plugin>[a-z0-9]+)_?$")
 PARTICIPANT = re.compile(r"^(?P<prefix>\D+?)\s*(?P<id>\d+)$")
 GRADE_HEADERS = ("grade", "bewertung")                          # English, German
 COMMENT_HEADERS = ("feedback comments", "feedback als kommentar")
+MAXIMUM_HEADERS = ("maximum grade", "bestwertung", "maximale bewertung")
+SCALE_HEADERS = ("scale", "skala")                  # a custom scale instead of a maximum
+FULL_NAME_HEADERS = ("full name", "vollständiger name")
+GROUP_HEADERS = ("group", "gruppe")                 # team assignments only
+STATUS_HEADERS = ("status",)
+# What a folder is named in blind marking (get_string('participant', 'mod_assign'), cleaned
+# as a file name): no person's name to check the number against.
+BLIND_NAMES = ("participant", "teilnehmer/in", "teilnehmerin", "teilnehmer")
 
 
 class WorksheetError(ValueError):
     """Why a worksheet cannot be filled in (the message says what to do)."""
 
 
+@dataclass(frozen=True)
+class MoodleFolder:
+    """What a folder name of Moodle's download says."""
+    name: str               # a person's or a group's name, as Moodle wrote it
+    number: str | None      # participant number (individual) or group id (team); None for
+    plugin: str             # the default team; "file", "onlinetext", ...
+
+    @property
+    def blind(self) -> bool:
+        return normal_name(self.name) in BLIND_NAMES
+
+
+def folder_of(display: str) -> MoodleFolder | None:
+    """The Moodle folder a display name is, or None."""
+    match = FOLDER.match(display)
+    if match is None:
+        return None
+    return MoodleFolder(match["name"], match["id"], match["plugin"])
+
+
 def participant(display: str) -> str | None:
     """The participant number in a folder name of Moodle's download, or None."""
-    match = FOLDER.match(display)
-    return match["id"] if match else None
+    folder = folder_of(display)
+    return folder.number if folder is not None else None
+
+
+def normal_name(text: str) -> str:
+    """A person's or group's name as compared: NFC, no case, Moodle's "_" as a space, the
+    characters a file name cannot hold (which Moodle's clean_filename drops) left out, runs
+    of white space as one."""
+    text = unicodedata.normalize("NFC", text).casefold().replace("_", " ")
+    text = re.sub(r"[\\/:*?\"<>|&`']", "", text)
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Maximum:
+    """A participant's "Maximum Grade" as the worksheet writes it (Moodle's format_float with
+    the grade item's decimals, in the site language's decimal separator)."""
+    value: Decimal
+    decimals: int
+    separator: str = "."
+
+    @classmethod
+    def parse(cls, text: str) -> "Maximum | None":
+        text = text.strip()
+        if not re.fullmatch(r"\d+([.,]\d+)?", text):
+            return None
+        separator = "," if "," in text else "."
+        decimals = len(text.split(separator, 1)[1]) if separator in text else 0
+        try:
+            return cls(Decimal(text.replace(",", ".")), decimals, separator)
+        except InvalidOperation:
+            return None
+
+    def text(self) -> str:
+        return written(self.value, self.decimals, self.separator)
+
+
+def written(value: Decimal, decimals: int, separator: str = ".") -> str:
+    return f"{value:.{decimals}f}".replace(".", separator)
+
+
+def on_scale(score: float, course_max: float, maximum: Decimal, decimals: int) -> Decimal:
+    """``score`` of ``course_max`` points as a grade out of ``maximum``, rounded as Moodle
+    rounds a grade it shows.
+
+    Moodle keeps a grade to 5 decimals ("we must round to 5 digits to get the same precision
+    as in 10,5 db fields", grade_floatval in lib/gradelib.php) and shows it, in the grading
+    worksheet and the gradebook alike, with the grade item's decimals through format_float
+    (lib/moodlelib.php), which formats with PHP's number_format: rounded half away from zero.
+    The worksheet's "Maximum Grade" is written the same way, so its decimals are the grade
+    item's.  Writing the grade already rounded like that makes what Moodle stores and shows
+    exactly what the comment's points say it is (54 of 60 on a maximum of 10: 9.00)."""
+    exact = Fraction(str(score)) * Fraction(maximum) / Fraction(str(course_max))
+    as_decimal = Decimal(exact.numerator) / Decimal(exact.denominator)
+    return as_decimal.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One participant of the worksheet."""
+    index: int                  # its line's index among the worksheet's rows (header 0)
+    number: str                 # participant number
+    name: str                   # its "Full name" cell ("" in blind marking)
+    group: str                  # its "Group" cell (team assignments), else ""
+    status: str                 # its "Status" cell, as Moodle wrote it
+    maximum: Maximum | None     # its "Maximum Grade", None on a scale or without the column
+    label: str = ""             # its identifier cell as Moodle wrote it ("Participant 123456")
+
+    def who(self) -> str:
+        """The participant for people, as the worksheet names it: ``Participant 123456 (Anna
+        Schmidt)``."""
+        return (self.label or f"Participant {self.number}") + (f" ({self.name})"
+                                                               if self.name else "")
+
+
+def _index(header: list[str], names: tuple) -> int | None:
+    return next((i for i, cell in enumerate(header) if cell in names), None)
+
+
+class Worksheet:
+    """Moodle's grading worksheet of an assignment (Grading action: Download grading
+    worksheet), with the columns the grader reads and writes found by their headers (English
+    or German) and the participant column by its cells.  Raises ``WorksheetError`` when it
+    cannot be filled in."""
+
+    def __init__(self, text: str):
+        try:
+            self.rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+        except csv.Error as error:
+            raise WorksheetError(f"not a CSV file Moodle wrote ({error}); download the "
+                                 f"worksheet again") from None
+        rows = self.rows
+        if len(rows) < 2:
+            raise WorksheetError("the worksheet holds no participants; download it again "
+                                 "from the assignment (Grading action: Download grading "
+                                 "worksheet)")
+        header = [cell.strip().casefold() for cell in rows[0]]
+        self.grade = _index(header, GRADE_HEADERS)
+        if self.grade is None:
+            raise WorksheetError(f"no grade column (looked for {', '.join(GRADE_HEADERS)}; "
+                                 f"the headers are {', '.join(rows[0])}); use the file "
+                                 f"Moodle's Download grading worksheet gives")
+        counts = [sum(1 for row in rows[1:] if i < len(row)
+                      and PARTICIPANT.match(row[i].strip())) for i in range(len(header))]
+        self.identifier = max(range(len(header)), key=lambda i: counts[i])
+        if counts[self.identifier] == 0:
+            raise WorksheetError("no column of participant identifiers (Participant 123456)")
+        self.comment = _index(header, COMMENT_HEADERS)
+        self.maximum = _index(header, MAXIMUM_HEADERS)
+        self.scale = _index(header, SCALE_HEADERS)
+        self.full_name = _index(header, FULL_NAME_HEADERS)
+        self.group = _index(header, GROUP_HEADERS)
+        self.status = _index(header, STATUS_HEADERS)
+        self.participants = []
+        for index, row in enumerate(rows[1:], start=1):
+            match = PARTICIPANT.match(self._cell(row, self.identifier))
+            if match is None or len(row) <= max(self.identifier, self.grade,
+                                                 self.comment or 0):
+                continue
+            self.participants.append(Row(
+                index, match["id"], self._cell(row, self.full_name),
+                self._cell(row, self.group), self._cell(row, self.status),
+                Maximum.parse(self._cell(row, self.maximum))
+                if self.maximum is not None else None,
+                self._cell(row, self.identifier)))
+
+    @staticmethod
+    def _cell(row: list[str], index: int | None) -> str:
+        return row[index].strip() if index is not None and index < len(row) else ""
+
+    @property
+    def team(self) -> bool:
+        """A team assignment's worksheet (it has a Group column): its download's folders
+        are named after groups, and their numbers are group ids."""
+        return self.group is not None
+
+    def maxima(self) -> set:
+        """The distinct maximum grades of the participants (one per assignment)."""
+        return {row.maximum for row in self.participants if row.maximum is not None}
+
+    def text(self) -> str:
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerows(self.rows)
+        return buffer.getvalue()
 
 
 def columns(text: str) -> tuple[list, int, int, int | None]:
     """The worksheet's rows and the indexes of its participant, grade and comment columns."""
-    try:
-        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    except csv.Error as error:
-        raise WorksheetError(f"not a CSV file Moodle wrote ({error}); download the "
-                             f"worksheet again") from None
-    if len(rows) < 2:
-        raise WorksheetError("the worksheet holds no participants; download it again from "
-                             "the assignment (Grading action: Download grading worksheet)")
-    header = [cell.strip().casefold() for cell in rows[0]]
-    grade = next((i for i, cell in enumerate(header) if cell in GRADE_HEADERS), None)
-    if grade is None:
-        raise WorksheetError(f"no grade column (looked for {', '.join(GRADE_HEADERS)}; the "
-                             f"headers are {', '.join(rows[0])}); use the file Moodle's "
-                             f"Download grading worksheet gives")
-    counts = [sum(1 for row in rows[1:] if i < len(row) and PARTICIPANT.match(row[i].strip()))
-              for i in range(len(header))]
-    identifier = max(range(len(header)), key=lambda i: counts[i])
-    if counts[identifier] == 0:
-        raise WorksheetError("no column of participant identifiers (Participant 123456)")
-    comment = next((i for i, cell in enumerate(header) if cell in COMMENT_HEADERS), None)
-    return rows, identifier, grade, comment
+    sheet = Worksheet(text)
+    return sheet.rows, sheet.identifier, sheet.grade, sheet.comment
 
 
-def fill_worksheet(text: str, results, comment_of) -> tuple[str, list[str]]:
+def fill_worksheet(text: str, results, comment_of, scale=None,
+                   catalogue: Catalogue | None = None) -> tuple[str, list[str]]:
     """The worksheet with the results' grades, and what could not be matched or graded (one
-    line each).  ``comment_of(result)``: the feedback comment for a result.  A result without
-    a grade (``exports.has_grade``) gets an empty grade cell, which Moodle's upload skips."""
-    rows, identifier, grade, comment = columns(text)
-    by_id, problems = {}, []
-    for result in sorted(results, key=lambda r: r.student):
-        number = participant(result.display)
-        if number is None:
-            problems.append(f"{result.display}: not named like a folder of Moodle's download "
-                            f"(Full Name_123456_assignsubmission_file_); grade it by hand")
-        else:
-            by_id.setdefault(number, []).append(result)
-    for number, alike in list(by_id.items()):
-        if len(alike) > 1:
-            # Two folders for one participant: which one counts is for a person to decide.
-            problems.append(f"{', '.join(r.display for r in alike)}: one participant "
-                            f"({number}), several folders; left empty, grade it by hand")
-            del by_id[number]
-    by_id = {number: alike[0] for number, alike in by_id.items()}
-    filled = set()
-    for row in rows[1:]:
-        if len(row) <= max(identifier, grade, comment or 0):
-            continue
-        match = PARTICIPANT.match(row[identifier].strip())
-        if match and match["id"] in by_id:
-            result = by_id[match["id"]]
-            row[grade] = grade_cell(result.score, result)
-            if not has_grade(result):
-                problems.append(f"{result.display}: could not be graded as handed in (see "
-                                f"summary.html); grade left empty, grade it by hand")
-            if comment is not None:
-                row[comment] = comment_of(result)
-            filled.add(match["id"])
-    for number, result in by_id.items():
-        if number not in filled:
-            problems.append(f"{result.display}: participant {number} is not in the worksheet; "
-                            f"grade it by hand")
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue(), problems
+    line each, from ``catalogue``, English by default).  ``comment_of(result)``: the feedback
+    comment for a result; ``scale``: a ``handback.Scale`` (default: the worksheet's maximum
+    grade).  A result without a grade (``exports.has_grade``) gets an empty grade cell, which
+    Moodle's upload skips; so does every participant the matching leaves to a person
+    (``handback.match_worksheet``)."""
+    from .handback import Scale, fill, match_worksheet
+    catalogue = catalogue or Catalogue("en")
+    sheet = Worksheet(text)
+    matching = match_worksheet(sheet, results)
+    fill(sheet, matching, scale or Scale(), comment_of)
+    return sheet.text(), [item.text(catalogue) for item in matching.left]
 
 
-
-
-def feedback_zip(results, out: Path, catalogue: Catalogue) -> tuple[bytes, list[str]]:
-    """The zip for "Upload multiple feedback files in a zip": each Moodle-download student's
-    ``OUT/<student>/feedback.html`` in a folder Moodle maps to the participant; and what was
-    left out (one line each, from ``catalogue``).  A folder that names no participant, or a
-    participant with several folders, is listed, never guessed."""
-    by_id: dict[str, list] = {}
-    problems = []
-    for result in sorted(results, key=lambda r: r.student):
-        match = FOLDER.match(result.display)
-        if match is None:
-            problems.append(catalogue.text("lms.not-moodle-folder", display=result.display))
-        else:
-            by_id.setdefault(match["id"], []).append((match, result))
+def feedback_zip(results, out: Path, catalogue: Catalogue,
+                 sheet: Worksheet | None = None, roster=None) -> tuple[bytes, list[str]]:
+    """The zip for "Upload multiple feedback files in a zip": each participant's
+    ``OUT/<student>/feedback.html`` in a folder Moodle maps to the participant (with the
+    worksheet ``sheet``, every member of a team gets the team's page), and what was left out
+    (one line each, from ``catalogue``).  A folder that names no participant, several folders
+    for one, and a team's folder without the worksheet are listed, never guessed; with the
+    worksheet, what its matching leaves to a person is said with the worksheet's lines."""
+    from .handback import zip_targets
+    targets, left = zip_targets(results, sheet, roster)
+    problems = [item.text(catalogue) for item in left]
+    pages: dict[str, bytes | None] = {}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for number, alike in sorted(by_id.items()):
-            if len(alike) > 1:
-                problems.append(catalogue.text("lms.moodle-several", number=number,
-                                               displays=[r.display for _, r in alike]))
-                continue
-            match, result = alike[0]
-            data = feedback_page(out, result, catalogue, problems)
+        for result, name, number in targets:
+            if result.student not in pages:
+                pages[result.student] = feedback_page(out, result, catalogue, problems)
+            data = pages[result.student]
             if data is None:
                 continue
             # The name part as Moodle writes it ("_" never in it: the importer would read the
             # piece after one as the participant); the number and plugin are what it reads.
-            folder = f"{match['name'].replace('_', ' ')}_{number}_assignfeedback_file_"
+            folder = f"{name.replace('_', ' ').replace('/', ' ')}_{number}_assignfeedback_file_"
             zip_member(archive, f"{folder}/{FEEDBACK_FILE}", data, time.localtime()[:6])
     return buffer.getvalue(), problems
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..notes import Note
-from .moodle import FOLDER, PARTICIPANT, participant
+from .moodle import (GROUP_HEADERS, MAXIMUM_HEADERS, PARTICIPANT, Maximum, folder_of,
+                     normal_name, participant)
 
 # Headers as Moodle writes them in English and German (compared without case and spaces at
 # the ends), plus the obvious spellings of a hand-made list.
@@ -40,6 +41,9 @@ EMAIL = ("email address", "email", "e-mail", "e-mail address", "e-mail-adresse",
 FIRST = ("first name", "firstname", "given name", "vorname")
 LAST = ("last name", "lastname", "surname", "family name", "nachname")
 FULL = ("full name", "fullname", "vollständiger name", "name")
+GROUPS = (*GROUP_HEADERS, "groups", "gruppen")   # the participants page says Groups/Gruppen
+ROLES = ("roles", "rollen")
+STUDENT_ROLES = ("student", "studierende", "teilnehmer/in", "schüler/in", "learner")
 
 # What the gradebook import's "Map to" list calls each identifier, best first.
 IDENTIFIERS = (("username", "Username"), ("idnumber", "ID number"), ("email", "Email address"))
@@ -62,6 +66,13 @@ class Person:
     email: str
     names: tuple                # normalised full names this person answers to
     name: str = ""              # the full name as the roster writes it (for printed sheets)
+    groups: tuple = ()          # normalised names of the person's groups
+    maximum: Maximum | None = None   # the worksheet's "Maximum Grade" (a worksheet as roster)
+    student: bool = True        # not a teacher (when the roster says roles)
+    label: str = ""             # the person for people: the name, else an identifier
+
+    def who(self) -> str:
+        return self.label or self.username or self.email or self.idnumber or f"line {self.line}"
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,7 @@ class Roster:
     people: tuple
     identifier: str             # "username" | "idnumber" | "email": the import's column
     has_participants: bool
+    has_groups: bool = False
 
     @property
     def header(self) -> str:
@@ -78,20 +90,46 @@ class Roster:
 
     def match(self, display: str) -> tuple[Person | None, str]:
         """The person a submission (its display name) belongs to, or None and why not:
-        ``participant``, ``name``, ``ambiguous``, ``folder`` or ``no-identifier``."""
+        ``participant``, ``name-mismatch``, ``name``, ``ambiguous``, ``folder``, ``team`` or
+        ``no-identifier``."""
+        found, why = self.members(display)
+        if why:
+            return None, why
+        if len(found) != 1:
+            return None, "team"
+        return found[0], ""
+
+    def members(self, display: str) -> tuple[tuple, str]:
+        """Everyone a submission belongs to (a team's folder: every member of its group), or
+        () and why not.  A folder's participant number counts only with the name it carries:
+        the number of a team's folder is its group's id, which may be anyone's number."""
+        folder = folder_of(display)
+        if folder is not None and self.has_groups and (folder.number is None or not any(
+                normal(folder.name) in p.names for p in self.people)):
+            group = normal_name(folder.name)
+            members = tuple(p for p in self.people if group in p.groups)
+            if members:
+                missing = [p for p in members if not getattr(p, self.identifier)]
+                return ((), "no-identifier") if missing else (members, "")
         number = participant(display)
         if number is not None and self.has_participants:
             found = [p for p in self.people if p.participant == number]
-            return self._one(found, "participant")
-        moodle = FOLDER.match(display)
-        if moodle is not None:
-            name = normal(moodle["name"])
-            return self._one([p for p in self.people if name in p.names], "name")
-        folder = normal(_without_archive_suffix(display), spaces=False)
-        return self._one([p for p in self.people
-                          if folder in (normal(p.username, spaces=False),
-                                        normal(p.idnumber, spaces=False),
-                                        normal(p.email, spaces=False))], "folder")
+            if len(found) == 1 and found[0].names and not folder.blind \
+                    and normal(folder.name) not in found[0].names:
+                return (), "name-mismatch"
+            return self._all(found, "participant")
+        if folder is not None:
+            name = normal(folder.name)
+            return self._all([p for p in self.people if name in p.names], "name")
+        folder_name = normal(_without_archive_suffix(display), spaces=False)
+        return self._all([p for p in self.people
+                          if folder_name in (normal(p.username, spaces=False),
+                                             normal(p.idnumber, spaces=False),
+                                             normal(p.email, spaces=False))], "folder")
+
+    def _all(self, found: list, why: str) -> tuple[tuple, str]:
+        person, why = self._one(found, why)
+        return ((person,), "") if person is not None else ((), why)
 
     def _one(self, found: list, why: str) -> tuple[Person | None, str]:
         if len(found) > 1:
@@ -105,31 +143,44 @@ class Roster:
     def identifier_of(self, person: Person) -> str:
         return getattr(person, self.identifier)
 
-    def people_of(self, results) -> dict:
-        """Each result's student id -> (person or None, why not).  Two submissions that
-        match one person are both left out (``several``): which one counts is for a person
-        to decide."""
-        matched = {result.student: self.match(result.display) for result in results}
+    def assigned(self, results) -> dict:
+        """Each result's student id -> (the people it grades, why not when none).  Two
+        submissions that match one person are both left out (``several``): which one counts
+        is for a person to decide."""
+        matched = {result.student: self.members(result.display) for result in results}
         count: dict[int, int] = {}
-        for person, _ in matched.values():
-            if person is not None:
+        for people, _ in matched.values():
+            for person in people:
                 count[person.line] = count.get(person.line, 0) + 1
-        return {student: (None, "several") if person and count[person.line] > 1
-                else (person, why) for student, (person, why) in matched.items()}
+        return {student: ((), "several") if any(count[p.line] > 1 for p in people)
+                else (people, why) for student, (people, why) in matched.items()}
+
+    def people_of(self, results) -> dict:
+        """Each result's student id -> (its one person or None, why not)."""
+        return {student: (people[0] if len(people) == 1 else None,
+                          why or ("" if len(people) == 1 else "team"))
+                for student, (people, why) in self.assigned(results).items()}
 
     def annotated(self, results) -> list:
         """The results, each one the roster does not name with a note saying so (copies: the
         results themselves are left as they are)."""
-        people = self.people_of(results)
+        people = self.assigned(results)
         noted = []
         for result in results:
-            person, why = people[result.student]
-            if person is None:
+            found, why = people[result.student]
+            if not found:
                 result = replace(result, notes=[*result.notes, Note("not-in-roster", {
                     "display": result.display, "roster": Path(self.path).name, "why": why,
                     "identifier": self.header})])
             noted.append(result)
         return noted
+
+    def without_folder(self, results) -> list:
+        """The roster's students no submission grades (teachers left out where the roster
+        says roles), for a person: each ends without a grade."""
+        reached = {p.line for people, _ in self.assigned(results).values() for p in people}
+        return [person for person in self.people
+                if person.student and person.line not in reached]
 
 
 def normal(text: str, spaces: bool = True) -> str:
@@ -176,7 +227,9 @@ def read_roster(path: str | Path) -> Roster:
     header = [cell.strip().casefold() for cell in rows[0]]
     columns = {"username": _column(header, USERNAME), "idnumber": _column(header, IDNUMBER),
                "email": _column(header, EMAIL), "first": _column(header, FIRST),
-               "last": _column(header, LAST), "full": _column(header, FULL)}
+               "last": _column(header, LAST), "full": _column(header, FULL),
+               "groups": _column(header, GROUPS), "roles": _column(header, ROLES),
+               "maximum": _column(header, MAXIMUM_HEADERS)}
     body = [(number, row) for number, row in enumerate(rows[1:], start=2)
             if any(cell.strip() for cell in row)]
     # The participant column holds "Participant 123456" (or "Teilnehmer/in 123456"): found by
@@ -206,10 +259,17 @@ def read_roster(path: str | Path) -> Roster:
         first, last, full = (cell(row, columns[k]) for k in ("first", "last", "full"))
         names = {normal(n) for n in (full, f"{first} {last}", f"{last} {first}")
                  if normal(n)}
-        people.append(Person(number, _participant(cell(row, participant_column)),
-                             cell(row, columns["username"]), cell(row, columns["idnumber"]),
-                             cell(row, columns["email"]), tuple(sorted(names)),
-                             full or f"{first} {last}".strip()))
+        roles = cell(row, columns["roles"]).casefold()
+        people.append(Person(
+            number, _participant(cell(row, participant_column)),
+            cell(row, columns["username"]), cell(row, columns["idnumber"]),
+            cell(row, columns["email"]), tuple(sorted(names)),
+            full or f"{first} {last}".strip(),
+            tuple(sorted({normal_name(group) for group in cell(row, columns["groups"])
+                          .split(",") if normal_name(group)})),
+            Maximum.parse(cell(row, columns["maximum"])),
+            not roles or any(role in roles for role in STUDENT_ROLES),
+            full or " ".join(part for part in (first, last) if part)))
 
     # One participant number or identifier on two lines: which line is meant is for a person.
     for kind in ("participant", "username", "idnumber", "email"):
@@ -230,7 +290,8 @@ def read_roster(path: str | Path) -> Roster:
     # the first there is (a person without one is then left out of the import, with a note).
     identifier = next((kind for kind in present if all(getattr(p, kind) for p in people)),
                       present[0])
-    return Roster(name, tuple(people), identifier, participant_column is not None)
+    return Roster(name, tuple(people), identifier, participant_column is not None,
+                  columns["groups"] is not None)
 
 
 def _participant(text: str) -> str | None:

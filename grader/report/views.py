@@ -153,6 +153,7 @@ def group_failures(checks: list, page_notes: list, catalogue: Catalogue, html: b
             check["message"] = render("ui.see_page_note" if module_wide else "ui.see_note",
                                       function=function)
             check["traceback"] = None
+            check["pointed"] = "page" if module_wide else "task"   # where its failure is said
     return notes
 
 

@@ -33,6 +33,27 @@ TEMPLATES.filters["num"] = format_number
 TEMPLATES.filters["pts"] = lambda points: f"{points:g}"
 
 
+def _fence(text: str) -> str:
+    """A Markdown code fence that ``text`` cannot close: longer than its longest run of
+    backticks (at least three)."""
+    import re
+    runs = [len(run) for run in re.findall(r"`+", str(text))]
+    return "`" * max(3, max(runs, default=0) + 1)
+
+
+TEMPLATES.filters["fence"] = _fence
+
+
+def md_text(text) -> str:
+    """Text a submission may have written, for Markdown that is rendered (Gradescope): ``&``,
+    ``<`` and ``>`` as entities, so that no HTML of its own is rendered; the rest as it is
+    (quotes and apostrophes are no markup in Markdown's text)."""
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+TEMPLATES.filters["md_text"] = md_text
+
+
 def file_mode() -> int:
     """The mode a new file gets under the process's umask (0644 under the usual 022, 0640 under
     027), so that reports are as readable as the instructor's other files.  Read from
@@ -60,7 +81,8 @@ def write_atomically(path: Path, text: str | bytes) -> None:
         with (os.fdopen(handle, "wb") if isinstance(text, bytes) else
               os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace",
                         newline="")) as out:
-            os.fchmod(out.fileno(), file_mode())
+            if hasattr(os, "fchmod"):      # not on Windows, whose files have no such mode
+                os.fchmod(out.fileno(), file_mode())
             out.write(text)
         os.replace(temporary, path)
     except BaseException:
@@ -88,6 +110,8 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
     them from students by ``visibility``)."""
     view = student_view(result, course, catalogue, html=False, for_student=False, group=False)
     tests = []
+    ui = _ui(catalogue, False)
+    check_md = TEMPLATES.get_template("check.md.j2")
     for task in view["tasks"]:
         for check in task["checks"]:
             tests.append({
@@ -95,17 +119,21 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
                 "score": check["score"],
                 "max_score": check["max_score"],
                 "status": "passed" if check["passed"] else "failed",
-                "output": check["message"] + (f"\n\n{check['traceback']}" if check["traceback"] else ""),
+                # the Markdown of feedback.md: the visit table, the counterexample, the
+                # named mistake (Gradescope renders it with output_format md)
+                "output": check_md.render(check=check, ui=ui).strip(),
+                "output_format": "md",
                 "visibility": {"hidden": "hidden", "after_due": "after_due_date"}.get(
                     check["visibility"], "visible"),
                 "tags": [check["function"], check["kind"], check["task_id"]],
             })
-    # output_format text: Gradescope renders the top-level output as HTML by default, and it
-    # may hold a submission's file names (its tests' output is text by default).
+    # The top-level output says what was done to the hand-in (an archive unpacked, a folder
+    # descended into) and why it could not be graded, if so: Markdown, with everything the
+    # submission named escaped, so none of its markup is rendered.
     return {"score": result.score, "execution_time": round(result.seconds, 3),
-            "visibility": "visible", "stdout_visibility": "hidden", "output_format": "text",
-            "output": catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
-            if result.problem else "",
+            "visibility": "visible", "stdout_visibility": "hidden", "output_format": "md",
+            "test_output_format": "md",
+            "output": submission_notes_md(result, catalogue),
             "tests": tests,
             "extra_data": {"student": result.student, "display_name": result.display,
                            "max_score": result.max_score,
@@ -118,11 +146,27 @@ def results_json(result, course, catalogue: Catalogue) -> dict:
                                      for note in result.notes]}}
 
 
+# Notes for the instructor's eyes only: what the forgery scan found, the grader's own
+# traceback, the roster's matching.
+INSTRUCTOR_NOTES = frozenset({"forgery", "internal-error", "not-in-roster"})
+
+
+def submission_notes_md(result, catalogue: Catalogue) -> str:
+    """Gradescope's top-level output: the submission's problem and the notes a student may
+    read, as Markdown (each an escaped paragraph)."""
+    parts = [catalogue.text(f"ui.{result.problem}", detail=result.problem_detail)
+             ] if result.problem else []
+    parts += [note_text(note, catalogue) for note in result.notes
+              if note.key not in INSTRUCTOR_NOTES]
+    return "\n\n".join(md_text(part) for part in parts)
+
+
 def needs_person(result) -> bool:
     """Whether an instructor should look at this submission: it could not be graded as
     handed in (a broken archive, an internal error, nothing handed in) or something about it
-    was unusual (notes)."""
-    return bool(result.problem or result.notes)
+    needs a decision (a note other than the harmless ones, ``notes.HARMLESS``)."""
+    from ..notes import needs_person as note_needs_person
+    return bool(result.problem or any(note_needs_person(n) for n in result.notes))
 
 
 MAX_LISTED_FINDINGS = 8
@@ -219,16 +263,19 @@ def gradebook_csv(results, course) -> str:
     return buffer.getvalue()
 
 
-def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
+def summary_view(results, course, catalogue: Catalogue, batch: dict,
+                 participants=None) -> dict:
     """What the instructor's page shows: distribution, pass rates, named mistakes, links."""
     results = sorted(results, key=lambda r: r.student)
     maximum = course.max_score or 1
     buckets = [0] * 10
-    for result in results:
+    # the distribution and averages are of grades: one no one gave (a problem) is not a 0
+    graded = [r for r in results if has_grade(r)]
+    for result in graded:
         buckets[min(9, int(10 * result.score / maximum))] += 1
     tasks = []
     for task in course.tasks:
-        scores = [task_scores(r).get(task.id, 0.0) for r in results]
+        scores = [task_scores(r).get(task.id, 0.0) for r in graded]
         tasks.append({"id": task.id, "title": task.title, "max": task.max_score,
                       "average": sum(scores) / len(scores) if scores else 0.0})
     passed: dict[str, int] = {}
@@ -251,21 +298,34 @@ def summary_view(results, course, catalogue: Catalogue, batch: dict) -> dict:
     mistakes = sorted(({"id": m, "description": catalogue.lookup(f"mistake.{m}"),
                         "line": catalogue.lookup(f"pseudocode.{m}"), "students": sorted(s)}
                        for m, s in named.items()), key=lambda m: (-len(m["students"]), m["id"]))
-    attention = [{"student": r.student, "display": r.display, "score": r.score,
-                  "max_score": r.max_score, "graded": has_grade(r),
-                  "problem": catalogue.text(f"ui.{r.problem}", detail=r.problem_detail)
-                  if r.problem else None,
-                  "notes": [note_text(n, catalogue) for n in r.notes]}
+    from ..notes import needs_person as note_needs_person
+
+    def item(result, notes) -> dict:
+        return {"student": result.student, "display": result.display, "score": result.score,
+                "max_score": result.max_score, "graded": has_grade(result),
+                "problem": catalogue.text(f"ui.{result.problem}",
+                                          detail=result.problem_detail)
+                if result.problem else None,
+                "notes": [note_text(n, catalogue) for n in notes]}
+    attention = [item(r, [n for n in r.notes if note_needs_person(n)])
                  for r in results if needs_person(r)]
+    # What was done without a doubt (an archive unpacked, a subfolder graded): kept apart.
+    remarks = [item(r, r.notes) for r in results if r.notes and not needs_person(r)]
     return {"results": results, "buckets": buckets, "peak": max(buckets) or 1, "tasks": tasks,
             "checks": checks, "mistakes": mistakes, "attention": attention, "matrix": matrix,
-            "average": sum(r.score for r in results) / len(results) if results else 0.0,
+            "remarks": remarks,
+            "participants": [item.text(catalogue) for item in (participants or ())],
+            "average": sum(r.score for r in graded) / len(graded) if graded else 0.0,
             "batch": batch}
 
 
-def summary_html(results, course, catalogue: Catalogue, batch: dict) -> str:
+def summary_html(results, course, catalogue: Catalogue, batch: dict,
+                 participants=None) -> str:
+    """The instructor's page; ``participants``: the hand-back's items for a person
+    (``handback.Item``: participants of the worksheet or roster left without a grade, folders
+    no one got), listed under "Needs a person" with the submissions."""
     return TEMPLATES.get_template("summary.html.j2").render(
-        course=course, view=summary_view(results, course, catalogue, batch),
+        course=course, view=summary_view(results, course, catalogue, batch, participants),
         ui=_ui(catalogue, True), lang=catalogue.language, version=__version__)
 
 
@@ -298,7 +358,7 @@ def batch_record(results, catalogue: Catalogue, batch: dict) -> str:
 
 
 def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict,
-                roster=None) -> list[str]:
+                roster=None, handback=None) -> list[str]:
     """Every export, each on its own: one that fails does not keep the others from being
     written.  Returns what could not be written (empty when all were).  The batch record
     comes last, so that it is there only when the exports are.  With a ``roster``
@@ -306,11 +366,14 @@ def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict,
     the roster does not name."""
     if roster is not None:
         results = roster.annotated(results)
+    participants = handback.items(results) if handback is not None else ()
+    scale = handback.scale if handback is not None else None
     exports = (("gradebook.csv", lambda: gradebook_csv(results, course)),
-               ("moodle.csv", lambda: moodle_csv(results, course, catalogue, roster)),
+               ("moodle.csv", lambda: moodle_csv(results, course, catalogue, roster, scale)),
                ("ilias.csv", lambda: ilias_csv(results, course, catalogue)),
                ("junit.xml", lambda: junit_xml(results, course, catalogue, batch.get("shard"))),
-               ("summary.html", lambda: summary_html(results, course, catalogue, batch)),
+               ("summary.html", lambda: summary_html(results, course, catalogue, batch,
+                                                     participants)),
                (BATCH_RECORD, lambda: batch_record(results, catalogue, batch)))
     errors = []
     for name, render in exports:

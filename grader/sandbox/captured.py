@@ -17,8 +17,12 @@ This module never blocks: every read end is non-blocking, and a drain reads a bo
 
 from __future__ import annotations
 
-import fcntl
 import os
+
+try:
+    import fcntl
+except ImportError:     # Windows: the pipes are read by threads (portable.PipeThreads)
+    fcntl = None
 
 OUTPUT_CAP = 64 * 1024          # bytes kept per stream and phase
 STREAMS = ("stdout", "stderr")
@@ -42,15 +46,26 @@ class CapturedOutput:
         self.sizes: dict[int, int] = {}      # read end -> its pipe's buffer in bytes
         self.due: dict[int, float] = {}      # read end -> when it is read next
         self.scratch: bytearray | None = None   # reads land here (made at the first read)
+        self.threads = None                  # portable.PipeThreads reading the pipes, if any
 
     # -- the pipes of a running child -------------------------------------------------------
 
-    def open(self) -> tuple[int, int]:
+    def open(self, threads=None) -> tuple[int, int]:
         """New pipes for a child about to start; returns the write ends (its stdout and
-        stderr), which the caller closes once the child has them."""
+        stderr), which the caller closes once the child has them.  With ``threads``
+        (``portable.PipeThreads``: no select() on pipes here) each read end is read by a
+        thread of its own, which hands over what it reads (``take``) and closes it at its
+        end."""
+        self.threads = threads
         writes = []
         for stream in STREAMS:
             read_end, write_end = os.pipe()
+            if threads is not None:
+                self.pipes[read_end] = stream
+                self.sizes[read_end] = PIPE_BYTES
+                threads.watch(read_end)
+                writes.append(write_end)
+                continue
             os.set_blocking(read_end, False)
             try:
                 size = fcntl.fcntl(read_end, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
@@ -62,9 +77,16 @@ class CapturedOutput:
         return writes[0], writes[1]
 
     def close(self) -> None:
-        """Read what is left in the pipes (bounded) and close them: the child is gone."""
+        """Read what is left in the pipes (bounded) and close them: the child is gone.  (A
+        pipe a thread reads is closed by that thread, at its end.)"""
+        if self.threads is not None:
+            import time
+            end = time.monotonic() + 1.0    # the child is gone: its pipes' ends come soon
+            while self.pipes and time.monotonic() < end:
+                for fd, chunk in self.threads.take(0.05, only=set(self.pipes)):
+                    self.take(fd, chunk)
         self.drain()
-        for read_end in self.pipes:
+        for read_end in self.pipes if self.threads is None else ():
             try:
                 os.close(read_end)
             except OSError:
@@ -92,9 +114,23 @@ class CapturedOutput:
                 else:
                     self.due.pop(fd, None)
 
+    def take(self, fd: int, chunk: bytes) -> None:
+        """What a pipe's thread read (``b""``: the pipe's end, which the thread closes)."""
+        if fd not in self.pipes:
+            return
+        if not chunk:
+            del self.pipes[fd], self.sizes[fd]
+            self.due.pop(fd, None)
+            return
+        self._keep(self.pipes[fd], chunk)
+
     def drain(self) -> None:
         """Read whatever the pipes hold now, without waiting (at most ``DRAIN_LIMIT`` bytes
         per stream)."""
+        if self.threads is not None:
+            for fd, chunk in self.threads.take(0.0, only=set(self.pipes)):
+                self.take(fd, chunk)
+            return
         for fd in list(self.pipes):
             taken = 0
             while taken < DRAIN_LIMIT:

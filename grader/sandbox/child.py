@@ -228,8 +228,13 @@ def alike_in_case(module, name):
 
 
 def apply_limits(limits):
-    """Lower this process's rlimits before any student code runs (no privilege needed)."""
-    import resource
+    """Lower this process's rlimits before any student code runs (no privilege needed).
+    Where there are none (Windows: the process level on a student's own machine, where the
+    code checked is the student's own), the call limits alone bound it."""
+    try:
+        import resource
+    except ImportError:
+        return
     wanted = {"RLIMIT_CPU": limits.get("cpu_seconds"), "RLIMIT_AS": limits.get("memory_bytes"),
               "RLIMIT_NOFILE": limits.get("open_files"), "RLIMIT_FSIZE": limits.get("file_bytes"),
               "RLIMIT_CORE": 0, "RLIMIT_NPROC": limits.get("processes")}
@@ -321,6 +326,15 @@ def refuse(requests, replies, problem):
         replies.flush()
 
 
+def pipe_fd(number, flags):
+    """The descriptor of a pipe the parent passed: its number, or on Windows the handle the
+    parent made inheritable (``portable.child_numbers``), opened as a descriptor."""
+    if os.name != "nt":
+        return int(number)
+    import msvcrt
+    return msvcrt.open_osfhandle(int(number), flags)
+
+
 def main(argv):
     # The trees of a request and the student's search of them are many small containers,
     # nearly all freed by reference counting: with the default thresholds (700, 10, 10) the
@@ -329,14 +343,15 @@ def main(argv):
     # still collected, after 100,000 new objects instead of 700.
     import gc
     gc.set_threshold(100_000, 50, 100)
-    request_fd, reply_fd, student_dir = int(argv[1]), int(argv[2]), argv[3]
+    request_fd, reply_fd = (pipe_fd(argv[1], os.O_RDONLY), pipe_fd(argv[2], os.O_WRONLY))
+    student_dir = argv[3]
     options = dict(zip(argv[5::2], argv[6::2]))
     problem = start_up(options)
     if len(argv) > 4:
         apply_limits(json.loads(argv[4]))
     if problem is not None:
         refuse(os.fdopen(request_fd, "r", encoding="utf-8"),
-               os.fdopen(reply_fd, "w", encoding="utf-8"), problem)
+               os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n"), problem)
         return
     script_dir = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != script_dir]
@@ -353,7 +368,7 @@ def main(argv):
     from grader.conventions.absent import AbsentFinder
     sys.meta_path.append(AbsentFinder(runner.student_dir))
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
-    replies = os.fdopen(reply_fd, "w", encoding="utf-8")
+    replies = os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n")
     for line in requests:
         request = _loads(line)
         reply = runner.handle(request)

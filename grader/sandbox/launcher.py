@@ -24,16 +24,24 @@ import time
 from pathlib import Path
 
 from ..packages import Provision
-from . import chroot
 from .captured import CapturedOutput
 from .isolation import (PACKAGE_THREADS, Cgroup, ResourceLimits, base_python, command,
                         process_package_folder, seccomp_fd)
+from .portable import (THREADED_PIPES, PipeThreads, child_numbers, kill_tree,
+                       process_cpu_seconds, spawn)
+
+try:
+    from . import chroot
+except ImportError:
+    # pwd, grp and fcntl are missing (a student's Windows machine): the container level,
+    # the only one chroot serves, is not used there (the process level is)
+    chroot = None
 
 GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
 CHILD_SIDE = ("games", "conventions", "sandbox/child.py")
 REPLY_CAP = 16 << 20                    # = boundary.MAX_REPLY_BYTES (one reply line)
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100   # /proc's unit
 
 
 def runner_manifest(destination: Path) -> dict:
@@ -182,6 +190,15 @@ BYTECODE_FOLDER = "runner-bytecode"
 KEEP_BYTECODE = 200      # kept files (newest first); one stage has about 30
 
 
+def runner_bytecode_path(source: Path, tag: str) -> Path:
+    """Where the child's interpreter looks for ``source``'s bytecode: ``__pycache__`` beside
+    it.  Not ``importlib.util.cache_from_source``, which follows this process's
+    ``sys.pycache_prefix`` (``PYTHONPYCACHEPREFIX``, set in some CI images) to a tree outside
+    the runner folder; the child's environment is built from scratch, without a prefix, so it
+    reads the folder beside the source."""
+    return source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc"
+
+
 def stage_bytecode(package: Path) -> None:
     """Compiled bytecode beside each staged module (``__pycache__``), so that a child, which
     writes none (``-B``), does not compile the runner, the games and the conventions from
@@ -196,7 +213,6 @@ def stage_bytecode(package: Path) -> None:
     file of ours that nobody else can write, in a folder of the same kind; without a usable
     cache folder each module is compiled here."""
     import hashlib
-    import importlib.util
     import sys
     from ..answer_cache import keep, private_folder, prune, read_kept
     kept_folder = private_folder(BYTECODE_FOLDER)
@@ -205,7 +221,7 @@ def stage_bytecode(package: Path) -> None:
         return
     added = False
     for source in sorted(package.rglob("*.py")):
-        target = Path(importlib.util.cache_from_source(str(source)))
+        target = runner_bytecode_path(source, tag)
         kept = (kept_folder / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
                 if kept_folder is not None else None)
         target.parent.mkdir(exist_ok=True)
@@ -249,10 +265,7 @@ def stop_all_children() -> None:
     for child in children:
         process = child.process
         if process is not None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_tree(process)
         cgroup = child.cgroup
         if child.frozen == "cgroup" and cgroup is not None:
             cgroup.kill_all()       # a frozen v1 group's processes die only once thawed
@@ -299,6 +312,8 @@ class Child:
         self.uid: int | None = None                  # container level: this run's own uid
         self.root: chroot.ChildRoot | None = None    # container level: this run's root
         self.captured = CapturedOutput()   # what it prints, over every restart
+        self.threads: PipeThreads | None = None     # the pipes' readers, without select()
+        self.started = 0.0
 
     def start(self) -> None:
         if STOPPING.is_set():
@@ -323,21 +338,23 @@ class Child:
         self.reply_read, reply_write = os.pipe()
         filter_fd = seccomp_fd() if self.level in ("bubblewrap", "container") else None
         passed = [request_read, reply_write] + ([filter_fd] if filter_fd is not None else [])
-        out, err = self.captured.open()
+        # without select() on pipes (Windows), a thread reads each of the child's pipes
+        self.threads = PipeThreads() if THREADED_PIPES else None
+        out, err = self.captured.open(self.threads)
+        # what the child opens: these descriptors, or on Windows their handles
+        request_number, reply_number = child_numbers([request_read, reply_write])
         try:
             folder = (process_package_folder(self.packages, self.scratch / "packages")
                       if self.level == "process" and self.packages else None)
             argv = command(self.level, self.stage, self.child_script, self.submission,
-                           request_read, reply_write, self.limits, filter_fd,
+                           request_number, reply_number, self.limits, filter_fd,
                            self.root.path if self.root else None, self.uid,
                            self.packages, folder)
             self.cgroup = Cgroup.create(self.limits)
             if self.cgroup is not None:
                 # Join the cgroup before exec, so that no process the child starts escapes it.
                 argv = self.cgroup.wrap(argv)
-            self.process = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-                cwd=self.scratch, pass_fds=passed, start_new_session=True, close_fds=True)
+            self.process = spawn(argv, out, err, env, self.scratch, passed)
         except BaseException:
             for fd in (self.request_write, self.reply_read):
                 os.close(fd)
@@ -347,6 +364,9 @@ class Child:
         finally:
             for fd in (*passed, out, err):
                 os.close(fd)
+        if self.threads is not None:
+            self.threads.watch(self.reply_read)
+        self.started = time.monotonic()
         with _LIVE_LOCK:
             _LIVE.add(self)
         self.buffer = bytearray()   # appended in place: a long line costs no quadratic copying
@@ -468,6 +488,9 @@ class Child:
                                                   cpu_limit - cpu_used)
             # the child's output is read as it comes, or a child that prints fills its pipe
             # and blocks until its time runs out
+            if self.threads is not None:
+                self._take_threaded(max(0.0, self.check_at - now))
+                continue
             ready, _, _ = select.select(
                 [self.reply_read, *self.captured.waiting(now)], [], [],
                 self.captured.timeout(max(0.0, self.check_at - now), now))
@@ -566,6 +589,19 @@ class Child:
                     pass
         self.frozen, self.stopped = None, set()
 
+    def _take_threaded(self, timeout: float) -> None:
+        """Without select() on pipes: what the pipes' threads read (``portable.PipeThreads``),
+        waiting up to ``timeout`` for it; the output goes to ``captured``, the reply pipe's
+        bytes to the buffer."""
+        for fd, chunk in self.threads.take(timeout):
+            if fd == self.reply_read:
+                if not chunk:
+                    self.reply_read = None          # its thread closed it
+                    raise self._died()
+                self.buffer += chunk
+            else:
+                self.captured.take(fd, chunk)
+
     def cpu_seconds(self) -> float:
         """CPU time of everything this child started since it started: from its cgroup, or
         else summed over its process tree (living processes and the reaped children they
@@ -576,6 +612,11 @@ class Child:
                 return self.cpu_base + used
         if self.process is None:
             return self.final_cpu
+        if THREADED_PIPES and not os.path.isdir("/proc"):
+            # Windows: the child's own times, else the wall clock since it started
+            used = process_cpu_seconds(self.process)
+            return self.cpu_base + (used if used is not None
+                                    else time.monotonic() - self.started)
         return self.cpu_base + tree_cpu_seconds(self.process.pid)
 
     def _died(self) -> ChildFailure:
@@ -600,15 +641,15 @@ class Child:
         self.final_cpu = self.cpu_seconds()
         if self.frozen:
             self._kill_frozen()
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        kill_tree(self.process)
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for fd in (self.request_write, self.reply_read):
+        # a pipe a thread reads is closed by that thread, at its end
+        for fd in (self.request_write, self.reply_read if self.threads is None else None):
+            if fd is None:
+                continue
             try:
                 os.close(fd)
             except OSError:
