@@ -150,6 +150,24 @@ def test_every_relative_link_of_the_manual_resolves_on_github_too():
     assert not problems, "\n".join(problems)
 
 
+REPOSITORY_PATH = re.compile(r"`((?:grader|reference|tests|bench|courses|docs)/[^`\s]*)`")
+
+
+def test_every_file_of_the_repository_the_manual_names_exists():
+    """A page that names `grader/proof.py` or `tests/data/hostile/` sends the reader there:
+    when a module moves, the page must move with it (patterns such as `{de,en}` or `<student>`
+    are not paths)."""
+    missing = []
+    for page in [README, *sorted(DOCS.rglob("*.md"))]:
+        for match in REPOSITORY_PATH.finditer(page.read_text(encoding="utf-8")):
+            path = match.group(1).split("::")[0].rstrip(".,:;)")
+            if any(mark in path for mark in "{<*…") or "..." in path:
+                continue
+            if not (ROOT / path).exists():
+                missing.append(f"{page.relative_to(ROOT)}: {path}")
+    assert not missing, "\n".join(missing)
+
+
 QUOTE = re.compile(r"<!-- quote: ([^ ]+?)(?::(\d+):(\d*))? -->\n```[\w-]*\n(.*?)^```$",
                    re.MULTILINE | re.DOTALL)
 
