@@ -1,4 +1,4 @@
-"""Make the README's screenshots of hand exercises: a printed sheet and a feedback page with a
+"""Make the manual's screenshots of hand exercises: a printed sheet and a feedback page with a
 follow-on error.
 
     python docs/hand_screenshots.py        (needs Debian's chromium and chromium-driver)

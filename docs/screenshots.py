@@ -1,4 +1,4 @@
-"""Make the README's screenshots: a student page with a tree, the top of a faulty student's
+"""Make the manual's screenshots: a student page with a tree, the top of a faulty student's
 page (its overview: points per task, the failed checks linked) and the instructor summary.
 
     python docs/screenshots.py        (needs Debian's chromium)
