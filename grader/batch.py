@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .answers import AnswerBook
-from .checks import Verdict
+from .checks.verdict import Verdict
 from .grading import SubmissionResult, prepare  # noqa: F401 - the batch's API
 from .hand.variants import identities
 from .run import budget_of

@@ -14,7 +14,7 @@ from pathlib import Path
 from . import checks as check_kinds
 from .answers import AnswerBook, ReferenceTooLarge
 from .calls import Observation
-from .checks import Verdict
+from .checks.verdict import Verdict, failed
 from .hand import BY_HAND
 from .mistakes import attach_diagnoses
 from .run import SubmissionRun
@@ -142,7 +142,7 @@ def judge_all(plan: Plan, observations: dict, answers: AnswerBook) -> list[Verdi
     verdicts = []
     for check in plan.checks:
         if check.id in plan.withheld:
-            verdicts.append(check_kinds.failed(check, "call.withheld"))
+            verdicts.append(failed(check, "call.withheld"))
             continue
         calls = plan.calls_of[check.id]
         kind = check_kinds.KINDS[check.kind]

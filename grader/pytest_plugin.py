@@ -316,7 +316,7 @@ class Grading:
         self.result = None
         self.failure: BaseException | None = None
         self.failed_in: str | None = None   # node id of the item whose setup graded
-        self.verdicts: dict = {}            # check id -> grader.checks.Verdict
+        self.verdicts: dict = {}            # check id -> grader.checks.verdict.Verdict
         self.feedback: dict = {}            # check id -> the check's view (grader.report.views)
 
     @property

@@ -117,8 +117,8 @@ def internal_error_result(submission: Submission, course, error: BaseException,
                           level: str, notes=()) -> SubmissionResult:
     """The result of a submission the grader failed on: every check unscored, the cause
     stated as the grader's (not the student's), and a note for the instructor."""
-    from . import checks as check_kinds
-    verdicts = [check_kinds.failed(check, "internal") for task in course.tasks
+    from .checks.verdict import failed
+    verdicts = [failed(check, "internal") for task in course.tasks
                 for check in task.checks]
     detail = f"{type(error).__name__}: {error}"[:500]
     trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from conftest import DATA, ROOT
-from grader.checks import failed, passed
+from grader.checks.verdict import failed, passed
 from grader.cli import main
 from grader.grading import SubmissionResult
 from grader.report.classroom import reporter_result, write_result

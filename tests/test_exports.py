@@ -5,7 +5,7 @@ import csv
 import io
 import xml.etree.ElementTree as ElementTree
 
-from grader import checks as check_kinds
+from grader.checks.verdict import failed
 from grader.grading import SubmissionResult
 from grader.report.exports import ilias_csv, moodle_csv
 from grader.report.messages import Catalogue
@@ -19,7 +19,7 @@ NASTY = "boom \x00\x01\x1b[31mred\x07 \ufffe end"
 def results_named(course, names):
     results = []
     for name in names:
-        verdicts = [check_kinds.failed(c, "item.error", type="ValueError", message=NASTY,
+        verdicts = [failed(c, "item.error", type="ValueError", message=NASTY,
                                        traceback=NASTY)
                     for t in course.tasks for c in t.checks]
         results.append(SubmissionResult(name, verdicts, output={"stdout": NASTY, "stderr": ""}))

@@ -77,10 +77,10 @@ def ilias_status_updates(text, members):
 def graded(display, score, maximum=60, problem=None):
     from dataclasses import replace
 
-    from grader import checks as check_kinds
+    from grader.checks.verdict import failed
     from grader.tasks import load_course
     check = load_course(ROOT / "tasks").tasks[0].checks[0]
-    verdict = replace(check_kinds.failed(check, "call.timeout"), score=score)
+    verdict = replace(failed(check, "call.timeout"), score=score)
     verdict = replace(verdict, check=replace(check, points=maximum))
     return SubmissionResult(display.replace(" ", "_"), [verdict], display=display,
                             problem=problem)

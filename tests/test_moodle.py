@@ -44,10 +44,10 @@ def result(display, score):
     """A result of the bundled course (60 points) with ``score`` points."""
     from dataclasses import replace
 
-    from grader import checks as check_kinds
+    from grader.checks.verdict import failed
     from grader.tasks import load_course
     checks = [check for task in load_course(ROOT / "tasks").tasks for check in task.checks]
-    verdicts = [replace(check_kinds.failed(check, "call.timeout"), score=0.0)
+    verdicts = [replace(failed(check, "call.timeout"), score=0.0)
                 for check in checks]
     verdicts[0] = replace(verdicts[0], score=score)
     return SubmissionResult(display.replace(" ", "_"), verdicts, display=display)

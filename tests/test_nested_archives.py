@@ -138,10 +138,10 @@ def test_several_archives_where_the_code_is_missing_need_a_person(tmp_path):
 def result(display, score, problem=None, detail=None):
     from dataclasses import replace
 
-    from grader import checks as check_kinds
+    from grader.checks.verdict import failed
     from grader.tasks import load_course
     check = load_course(ROOT / "tasks").tasks[0].checks[0]
-    verdict = replace(check_kinds.failed(check, "call.timeout"), score=score)
+    verdict = replace(failed(check, "call.timeout"), score=score)
     return SubmissionResult(display.replace(" ", "_"), [verdict], display=display,
                             problem=problem, problem_detail=detail)
 

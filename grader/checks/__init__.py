@@ -24,15 +24,19 @@ sets ``SEALED_PARTS``: what a self-check kit keeps, as digests, of the answers i
 compares with (``grader.sealed``); its judge then reads sealed answers there, and the facts
 that follow from the input alone (``answers.public_facts``).
 
-Verdicts carry a message key and facts, never prose: the words live in the message catalogue.
+Verdicts (``verdict.py``) carry a message key and facts, never prose: the words live in the
+message catalogue.  Kind modules import ``verdict`` and ``common``, never this registry.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..yamlsrc import Problem
+from . import (action, count, evaluate, hand_cuts, hand_intervals, hand_move, hand_order,
+               hand_returns, hand_values, hand_visited, horizon, hygiene, iteration_visits,
+               iterations, line, match, ordering, quiescence, random_trees, rating, table, value,
+               visited, window)
 
 
 @dataclass
@@ -61,47 +65,10 @@ class TaskContext:
         self.warnings.append(Problem(self.file, line, message))
 
 
-@dataclass(frozen=True)
-class Verdict:
-    check: Any               # tasks.Check
-    passed: bool
-    score: float
-    reason: str              # message key, e.g. "value.wrong"
-    facts: dict = field(default_factory=dict)
-
-    @property
-    def max_score(self) -> float:
-        return self.check.points
-
-
-def passed(check, reason: str = "ok", **facts) -> Verdict:
-    return Verdict(check, True, check.points, reason, facts)
-
-
-def failed(check, reason: str, **facts) -> Verdict:
-    return Verdict(check, False, 0.0, reason, facts)
-
-
-from . import (action, count, evaluate, horizon, hygiene, random_trees, value,  # noqa: E402
-               visited)
-from . import ordering  # noqa: E402
-
-KINDS = {module.KIND: module for module in (value, action, visited, count, evaluate,
-                                            random_trees, horizon, hygiene)}
-# The search techniques after alpha-beta.
-from . import iteration_visits, iterations, line, quiescence, table, window  # noqa: E402
-
-KINDS.update({module.KIND: module for module in (ordering, quiescence, table, window,
-                                                 iterations, iteration_visits, line)})
-# Grading by play (issue 13).
-from . import match, rating  # noqa: E402
-
-KINDS[match.KIND] = match
-KINDS[rating.KIND] = rating
-# Hand exercises: answer files, no student code (issue 26, grader/hand).
-from . import (hand_cuts, hand_intervals, hand_move, hand_order, hand_returns,  # noqa: E402
-               hand_values, hand_visited)
-
-KINDS.update({module.KIND: module for module in (hand_values, hand_intervals, hand_returns,
-                                                 hand_cuts, hand_visited, hand_order,
-                                                 hand_move)})
+# One registration per kind, in the order the check-kind reference lists them: the searches,
+# the techniques after alpha-beta, grading by play (issue 13), hand exercises (issue 26).
+KINDS = {module.KIND: module for module in (
+    value, action, visited, count, evaluate, random_trees, horizon, hygiene,
+    ordering, quiescence, table, window, iterations, iteration_visits, line,
+    match, rating,
+    hand_values, hand_intervals, hand_returns, hand_cuts, hand_visited, hand_order, hand_move)}

@@ -10,7 +10,7 @@ action 8 or 1, and earns nothing (``result.shape``, saying that its type differs
 """
 
 from ..games.moves import is_move_of, same_move
-from . import failed, passed
+from .verdict import failed, passed
 from .common import (SEARCH_FUNCTIONS, action_justified, read_answer, search_failure,
                      single_search_call, value_of_move)
 

@@ -9,7 +9,7 @@ import operator
 from ..calls import Call
 from ..games.moves import is_move_of, move_index, same_move, type_mismatch
 from ..sealed import WITHHELD, Sealed, SealedCount, SealedVisits
-from . import failed
+from .verdict import failed
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
                     "alphabeta_killer", "quiescence",

@@ -6,7 +6,7 @@ from a search that visited something below a non-terminal root (so ``at_most`` i
 earned by doing nothing).
 """
 
-from . import failed, passed
+from .verdict import failed, passed
 from .common import (SEARCH_FUNCTIONS, VISITS_VARY, number_of, search_failure,
                      single_search_call, visit_count)
 

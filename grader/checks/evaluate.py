@@ -10,7 +10,7 @@ evaluated once more and must give the same value (a random answer earns nothing 
 
 from ..calls import Call, canonical
 from ..games.tictactoe import normalise_board
-from . import failed, passed
+from .verdict import failed, passed
 from .common import SEARCH_FUNCTIONS, describe, is_number, run_failure, same_number
 
 KIND = "evaluate"

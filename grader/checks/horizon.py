@@ -9,7 +9,7 @@ Trees carry their heuristic values; tic-tac-toe gets a table of its task's ``heu
 (``grader.heuristics``), so a depth-limited tic-tac-toe task is checked alike.
 """
 
-from . import failed, passed
+from .verdict import failed, passed
 from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VISITS_VARY, PerObject,
                      search_failure, single_search_call, static_nodes)
 

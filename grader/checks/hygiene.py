@@ -15,7 +15,7 @@ passed to it.
 
 from ..calls import Call, canonical
 from ..games.moves import same_move
-from . import failed, passed
+from .verdict import failed, passed
 from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, read_answer,
                      read_search_result, same_number, search_failure, visit_count)
 from .visited import compare_visits

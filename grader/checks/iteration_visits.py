@@ -14,7 +14,7 @@ alpha-beta, with or without the previous iteration's best move first, visits few
 feedback lists each iteration's count of visited nodes (the root included) beside minimax's.
 """
 
-from . import failed, passed
+from .verdict import failed, passed
 from .common import run_failure, single_search_call
 from .iterations import REFERENCES, plies_of, scored, static_sets
 

@@ -13,7 +13,7 @@ search splits into iterations, and what each visits, is the ``iteration-visits``
 """
 
 from ..games.moves import is_move_of, move_index
-from . import failed, passed
+from .verdict import failed, passed
 from .common import (PerObject, describe, is_number, run_failure, same_number,
                      single_search_call, value_of_move, wrong_move_facts)
 

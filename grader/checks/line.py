@@ -12,7 +12,7 @@ says that the move's type differs (``line.move-type``).
 """
 
 from ..games.moves import same_move, type_mismatch
-from . import failed, passed
+from .verdict import failed, passed
 from .common import describe, is_number, run_failure, same_number, value_justified
 from .common import single_search_call
 

@@ -61,7 +61,7 @@ from __future__ import annotations
 import json
 
 from ..calls import canonical
-from . import Verdict
+from .verdict import Verdict
 from .common import SEARCH_FUNCTIONS, VECTOR_SEARCHES, run_failure
 
 KIND = "match"

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from ..calls import Call, canonical
 from ..games import make_rules
-from . import failed, passed
+from .verdict import failed, passed
 from .common import describe, run_failure, same_number, wrong_move_facts
 
 KIND = "ordering"

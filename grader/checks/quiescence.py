@@ -14,7 +14,7 @@ beyond the horizon it searches on, ``extension`` the nodes beyond the horizon):
   hard-coded answer, earns nothing.
 """
 
-from . import failed, passed
+from .verdict import failed, passed
 from .common import PerObject, number_of, search_failure, single_search_call
 
 KIND = "quiescence"

@@ -45,7 +45,7 @@ baselines and their round robin belong to the reference).
 
 from __future__ import annotations
 
-from . import Verdict
+from .verdict import Verdict
 from .common import run_failure
 # which functions it checks (applies_to) and how a series is read and shown: as match's
 from .match import (applies_to, game_facts, game_problem, play_options,  # noqa: F401

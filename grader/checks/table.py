@@ -18,7 +18,7 @@ The visit *sequence* is not compared: whether a search looks a state up before o
 asks ``is_terminal``, and whether it keeps leaves, are equally right and visit different nodes.
 """
 
-from . import failed, passed
+from .verdict import failed, passed
 from .common import (number_of, read_answer, same_number, search_failure, single_search_call,
                      visit_count)
 from ..proof import proves

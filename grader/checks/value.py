@@ -6,7 +6,7 @@ For max^n the value is a utility vector, compared element by element; it is earn
 the vector of a leaf the search visited (under chance nodes: each component within the range
 of the visited leaves' components)."""
 
-from . import failed, passed
+from .verdict import failed, passed
 from .common import (SEARCH_FUNCTIONS, read_answer, same_number, search_failure,
                      single_search_call, value_justified)
 

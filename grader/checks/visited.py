@@ -8,7 +8,7 @@ student visits and the reference does not was searched although the reference cu
 """
 
 from ..sealed import SealedVisits
-from . import failed, passed
+from .verdict import failed, passed
 from .common import (SEARCH_FUNCTIONS, VISITS_VARY, PerObject, first_difference, search_failure,
                      single_search_call)
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from math import inf
 
-from ..checks import Verdict
+from ..checks.verdict import Verdict
 from . import notation
 
 QUESTIONS = ("values", "intervals", "returns", "cuts", "visited", "orders", "move")
