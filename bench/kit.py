@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from grader.answers import AnswerBook  # noqa: E402
+from grader.answers.book import AnswerBook  # noqa: E402
 from grader.kit import KitAnswers, build_kit, load_kit  # noqa: E402
 from grader.sandbox.isolation import best_level  # noqa: E402
 from grader.single import grade_folder  # noqa: E402

@@ -30,7 +30,7 @@ QUESTIONS = {"q2": ("MinimaxAgent", "minimax"), "q3": ("AlphaBetaAgent", "alphab
 def write_tests(folder: Path, agent: str, search: str, count: int, seed: int) -> None:
     """``count`` tree tests of ``agent`` (answered by the reference's ``search``) in ``folder``."""
     sys.path.insert(0, str(ROOT))
-    from grader.answers import answer_search
+    from grader.answers.search import answer_search
     from grader.randomtrees import Shape, generate, horizons, rounds_to_leaves, to_pacman
     # Trees of the project's size: 6 to 87 states (median 29) for 33 trees of seed 7.
     shape = Shape(branching=(2, 3), depth=(1, 2), values=(-20, 20), agents=(1, 2),

@@ -131,7 +131,7 @@ def mark(name):
 from grader import cli
 gc.set_threshold(*cli.COLLECTOR_THRESHOLDS)   # as the grader command does
 from rich.console import Console
-from grader.answers import AnswerBook
+from grader.answers.book import AnswerBook
 from grader.batch import budget_of, prepare
 from grader.grading import grade_submission
 from grader.report.views import student_view
@@ -178,7 +178,7 @@ def answers_in_process(course_folder: Path, runs: int, scratch: Path) -> dict:
     (``prepare``) computed without the cache and taken from a warm one (random trees already
     generated: the trees are made once per process either way)."""
     sys.path.insert(0, str(ROOT))
-    from grader.answers import AnswerBook
+    from grader.answers.book import AnswerBook
     from grader.batch import prepare
     from grader.tasks import load_course
     course = load_course(course_folder)

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .answers import AnswerBook
+from .answers.book import AnswerBook
 from .checks.verdict import Verdict
 from .grading import SubmissionResult, prepare  # noqa: F401 - the batch's API
 from .hand.variants import identities

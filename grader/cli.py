@@ -557,7 +557,7 @@ def _caches_off(off: bool):
     if not off:
         yield
         return
-    from .answer_cache import DISABLE_VARIABLE
+    from .cache import DISABLE_VARIABLE
     previous = os.environ.get(DISABLE_VARIABLE)
     os.environ[DISABLE_VARIABLE] = "1"
     try:
@@ -850,7 +850,7 @@ def _catalogue(course, lang):
 
 def _answer_book(course, args):
     """The reference answers' book: backed by the on-disk cache unless ``--no-cache``."""
-    from .answers import AnswerBook
+    from .answers.book import AnswerBook
     return AnswerBook.for_course(course, use_cache=not args.no_cache)
 
 
@@ -869,7 +869,7 @@ def _checked_course(path, args, err: Console):
 
 
 def _pins_hold(course, answers, err: Console) -> bool:
-    from .pins import verify_pins
+    from .answers.pins import verify_pins
     problems = verify_pins(course, answers)
     for problem in problems:
         err.print(str(problem), markup=False, highlight=False)
@@ -1338,7 +1338,7 @@ def _check_out(out: str | None, folder: Path) -> Path:
     default = Path("reports") / "check"
     if not default.resolve().is_relative_to(folder.resolve()):
         return default
-    from .answer_cache import cache_dir
+    from .cache import cache_dir
     return cache_dir() / "check"
 
 
@@ -1395,7 +1395,7 @@ def solutions(course, answers) -> list[dict]:
     """One object per task and function: the reference's answers."""
     from .checks.common import search_call
     from .checks.evaluate import calls as evaluate_calls
-    from .pins import pruned_nodes
+    from .answers.pins import pruned_nodes
     from .tasks import SEARCH_FUNCTIONS
     rows = []
     for task in course.tasks:

@@ -148,7 +148,7 @@ def run(root: Path, lang: str | None = None, level: str | None = None,
 def results_of(course, submission: Path, level: str, withheld: bool, catalogue) -> dict:
     """results.json of one submission: every check graded (the hidden ones withheld when
     ``withheld``), with the course's leaderboard."""
-    from .answers import AnswerBook
+    from .answers.book import AnswerBook
     from .report.writers import results_json
     from .single import grade_folder
     with tempfile.TemporaryDirectory(prefix="grader-gradescope-empty-") as empty:

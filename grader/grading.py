@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import checks as check_kinds
-from .answers import AnswerBook, ReferenceTooLarge
+from .answers.book import AnswerBook
+from .answers.bounded import ReferenceTooLarge
 from .calls import Observation
 from .checks.verdict import Verdict, failed
 from .hand import BY_HAND
@@ -199,7 +200,8 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun,
         return verdict
     if not answers.shrinks:
         return smaller_known_example(verdict, plan, run, answers)
-    from .answers import answer_search, reference_depth
+    from .answers.search import answer_search
+    from .answers.facts import reference_depth
     from .calls import canonical
     from .checks.random_trees import call_for_horizon, compare_tree, example, trees_of
     from .shrinking import shrink
@@ -401,7 +403,7 @@ def _bounded_picture(picture: dict) -> dict:
     end = first + SEQUENCE_CONTEXT + 1
     spec, key = picture.get("spec") or {}, picture["key"]
     if "heuristic_values" in spec:
-        # The position only: a heuristic table (grader.heuristics) is not a picture's
+        # The position only: a heuristic table (grader.answers.heuristics) is not a picture's
         # business, and the call's key that holds it becomes a digest (it only tells
         # pictures apart).
         spec = {name: value for name, value in spec.items() if name != "heuristic_values"}

@@ -34,9 +34,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import __version__
-from .answer_cache import AnswerCache, decode, dumps
-from .answers import public_facts
-from .sealed import Seal, open_answer, open_variant, seal_answer, seal_variant
+from .answers.cache import AnswerCache
+from .cache import decode, dumps
+from .answers.public import public_facts
+from .answers.sealed import Seal, open_answer, open_variant, seal_answer, seal_variant
 from .tasks import Check, Course, Limits, Provided, Task
 
 FORMAT = "gametree-grader kit 3"
@@ -124,8 +125,8 @@ def course_from_json(data: dict) -> Course:
 
 class KitAnswers:
     """The answer book of a kit: the reference's answers and the variants' answers to the
-    visible checks' calls, sealed (``grader.sealed``), with the facts that follow from the
-    inputs computed when asked (``answers.public_facts``); a call the kit does not hold is a
+    visible checks' calls, sealed (``grader.answers.sealed``), with the facts that follow from the
+    inputs computed when asked (``answers.public.public_facts``); a call the kit does not hold is a
     ``KitError`` (a kit made for other task files), never a computation with a model
     solution."""
 

@@ -20,9 +20,11 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from .answers import BoundedGame, adapt, reference_depth, search_options
-from .checks.common import read_search_result, same_number
-from .sealed import Sealed
+from .answers.bounded import BoundedGame
+from .answers.facts import adapt, reference_depth, search_options
+from .checks.common import read_search_result
+from .answers.numbers import same_number
+from .answers.sealed import Sealed
 from .games import make_rules
 from .games.moves import same_move
 from .source_evidence import ruled_out

@@ -123,7 +123,7 @@ def pytest_configure(config) -> None:
 
 
 # What the session's grading imports, imported once before collection (see pytest_configure).
-GRADING_MODULES = ("grader.tasks", "grader.answers", "grader.cli", "grader.single",
+GRADING_MODULES = ("grader.tasks", "grader.answers.book", "grader.cli", "grader.single",
                    "grader.grading", "grader.run", "grader.submissions",
                    "grader.sandbox.launcher", "grader.sandbox.isolation",
                    "grader.report.views", "grader.report.messages", "grader.report.exports",
@@ -346,7 +346,7 @@ class Grading:
                          for check in task["checks"]}
 
     def _grade(self):
-        from .answers import AnswerBook
+        from .answers.book import AnswerBook
         from .cli import _level
         from .single import grade_folder
         said: list[str] = []

@@ -34,7 +34,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from . import forgery
-from .answers import AnswerBook
+from .answers.book import AnswerBook
 from .grading import Plan, SubmissionResult, grade_submission
 from .hand import BY_HAND
 from .notes import Note

@@ -27,7 +27,7 @@ is flagged against the window the state was *called* with.  In tic-tac-toe and C
 a position is always reached after the same number of plies, and a search to the end needs
 no depth, so the value is plain alpha-beta's.  In Kalah a position can recur with fewer plies
 left than when it was stored (extra turns), and the deeper entry may then change the value:
-``grader validate`` refuses such a task (``grader.pins``), and
+``grader validate`` refuses such a task (``grader.answers.pins``), and
 ``bench/transposition_positions.py`` reports such positions as unfair.
 
 **NegaScout** (principal variation search) searches the first child with the full window and

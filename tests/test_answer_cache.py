@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-import grader.answers
-from grader import answer_cache
-from grader.answer_cache import AnswerCache, course_key, decode, dumps
-from grader.answers import AnswerBook
+import grader.answers.book
+from grader.answers import cache as answer_cache
+from grader.answers.cache import AnswerCache, course_key
+from grader.cache import cache_dir, decode, dumps
+from grader.answers.book import AnswerBook
 from grader.batch import prepare
 from grader.cli import main
 from grader.tasks import TaskFileError, load_course
@@ -81,7 +82,7 @@ def test_every_loaded_answer_equals_the_computed_one_in_type_and_value(tmp_path,
         plan, book = prepare(course, answers=AnswerBook.for_course(course))
         computed = {call.key(): book[call] for call in plan.calls}
         with monkeypatch.context() as patched:
-            patched.setattr(grader.answers, "answer_call", no_computing)
+            patched.setattr(grader.answers.book, "answer_call", no_computing)
             loaded = AnswerBook.for_course(course)
             for call in plan.calls:
                 same_in_type_and_value(loaded[call], computed[call.key()],
@@ -200,7 +201,7 @@ def copied_sources(tmp_path, monkeypatch) -> dict:
 
 @pytest.mark.parametrize("source, changes_the_key", [
     ("reference/search.py", True), ("reference/evaluation.py", True),
-    ("grader/answers.py", True), ("grader/games/tree.py", True),
+    ("grader/answers/search.py", True), ("grader/games/tree.py", True),
     ("grader/randomtrees.py", True), ("grader/calls.py", True),
     ("grader/report/writers.py", False), ("grader/cli.py", False),
 ])
@@ -288,12 +289,12 @@ def test_the_textual_import_scan_finds_what_the_parser_finds():
         assert imports_by_ast(path, module) <= found, path
 
 
-def test_the_answer_sources_are_those_grader_answers_imports():
+def test_the_answer_sources_are_grader_answers_and_what_it_imports():
     roots = answer_cache._package_dirs()
     sources = {p.relative_to(roots["grader"].parent).as_posix()
                for p in answer_cache.answer_sources()}
-    assert {"grader/answers.py", "grader/games/tree.py", "grader/calls.py",
-            "reference/search.py", "reference/evaluation.py"} <= sources
+    assert {"grader/answers/compute.py", "grader/answers/search.py", "grader/games/tree.py",
+            "grader/calls.py", "reference/search.py", "reference/evaluation.py"} <= sources
     assert "grader/cli.py" not in sources and "grader/report/writers.py" not in sources
 
 
@@ -315,10 +316,10 @@ def test_the_cache_can_be_turned_off(course, cache_folder, monkeypatch):
 def test_without_a_cache_folder_set_it_goes_to_the_xdg_cache(tmp_path, monkeypatch):
     monkeypatch.delenv("GRADER_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert answer_cache.cache_dir() == tmp_path / "xdg" / "gametree-grader"
+    assert cache_dir() == tmp_path / "xdg" / "gametree-grader"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert answer_cache.cache_dir() == tmp_path / "home" / ".cache" / "gametree-grader"
+    assert cache_dir() == tmp_path / "home" / ".cache" / "gametree-grader"
 
 
 @pytest.mark.parametrize("student", ["korrekt", "strikter-schnitt"])
@@ -348,10 +349,10 @@ def test_the_sandbox_mounts_no_folder_that_holds_the_cache(tmp_path, monkeypatch
     shown = [Path(argv[index + 1]).resolve() for index, flag in enumerate(argv)
              if flag in ("--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try")]
     assert shown, "the command binds the system and the submission"
-    places = [answer_cache.cache_dir()]
+    places = [cache_dir()]
     monkeypatch.delenv("GRADER_CACHE_DIR")
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    places.append(answer_cache.cache_dir())
+    places.append(cache_dir())
     for place in places:
         place = place.resolve()
         assert not [folder for folder in shown if place.is_relative_to(folder)], place

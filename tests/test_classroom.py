@@ -162,7 +162,7 @@ def test_with_a_kit_the_repository_holds_no_task_file_and_the_kit_grades(tmp_pat
                                                                           course):
     """A template repository with a self-check kit instead of the task files: the workflow
     is valid, installs no grader itself, and its grading step runs the kit's check.py."""
-    from grader.answers import AnswerBook
+    from grader.answers.book import AnswerBook
     from grader.kit import build_kit
     repository = template_repository(tmp_path, "ohne-alphabeta")
     shutil.rmtree(repository / "tasks")

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from grader.answers import answer_search
+from grader.answers.search import answer_search
 from grader.games.connect4 import BoardError, Connect4Rules, read_board, show
 from grader.report.messages import Catalogue
 from grader.report.writers import render_student
@@ -335,9 +335,9 @@ def test_a_whole_game_search_of_a_big_board_is_refused_with_file_and_line(tmp_pa
                                                                           monkeypatch, capsys):
     """Connect Four on 7x6 to the end never finishes: the reference stops at its visit limit
     (lowered here, so the test is quick) and the task is refused at its line, exit 2."""
-    import grader.answers
+    import grader.answers.bounded
     from grader.cli import main
-    monkeypatch.setattr(grader.answers, "REFERENCE_VISIT_LIMIT", 5_000)
+    monkeypatch.setattr(grader.answers.bounded, "REFERENCE_VISIT_LIMIT", 5_000)
     monkeypatch.setenv("GRADER_NO_CACHE", "1")
     (tmp_path / "whole.yaml").write_text(
         "course: {title: t, language: en}\n"
@@ -357,5 +357,5 @@ def test_a_whole_game_search_of_a_big_board_is_refused_with_file_and_line(tmp_pa
 
 
 def test_the_reference_limit_is_far_above_the_largest_bundled_search():
-    from grader.answers import REFERENCE_VISIT_LIMIT
+    from grader.answers.bounded import REFERENCE_VISIT_LIMIT
     assert REFERENCE_VISIT_LIMIT >= 549_946, "tic-tac-toe from the empty board fits"

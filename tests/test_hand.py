@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.answers import make_game
+from grader.answers.bounded import make_game
 from grader.grading import grade_submission, prepare
 from grader.randomtrees import Shape, generate
 from grader.report.messages import Catalogue
@@ -53,8 +53,8 @@ def test_the_sheets_exercise_1_is_a_bundled_task_whose_pins_hold(course):
     assert task.answers == "aufgabe1"
     assert {c.kind for c in task.checks} == {"hand-values", "hand-intervals", "hand-returns",
                                              "hand-cuts", "hand-order"}
-    from grader.pins import verify_pins
-    from grader.answers import AnswerBook
+    from grader.answers.pins import verify_pins
+    from grader.answers.book import AnswerBook
     assert verify_pins(course, AnswerBook()) == []
 
 
@@ -249,7 +249,7 @@ def test_pruning_the_first_child_and_returning_the_minimax_value_are_named(grade
 def test_a_hand_answer_is_kept_in_the_answer_cache_exactly(prepared):
     """Its intervals hold ±inf, its tables lists of lists: the cache brings them back equal,
     in value and in type."""
-    from grader.answer_cache import decode, dumps
+    from grader.cache import decode, dumps
     from test_answer_cache import same_in_type_and_value
     plan, answers = prepared
     for call in plan.calls:

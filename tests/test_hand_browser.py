@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.answers import AnswerBook
+from grader.answers.book import AnswerBook
 from grader.cli import main
 from grader.grading import grade_submission, prepare
 from grader.hand.notation import show

@@ -10,19 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from grader.answers import AnswerBook
+from grader.answers.book import AnswerBook
 from grader.batch import budget_of
 from grader.boundary import CallReply, Malformed, decode
 from grader.calls import ItemOutcome, Observation
 from grader.checks import KINDS
 from grader.checks.common import search_call
 from grader.checks.line import follow
-from grader.deepening_answers import answer_deepening
+from grader.answers.deepening import answer_deepening
 from grader.games import make_game
 from grader.grading import Plan, grade_submission
-from grader.heuristics import heuristic_table
+from grader.answers.heuristics import heuristic_table
 from grader.kit import build_kit, load_kit
-from grader.pins import verify_pins
+from grader.answers.pins import verify_pins
 from grader.report.messages import Catalogue
 from grader.report.views import student_view
 from grader.sandbox.launcher import stage_runner

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.answer_cache import AnswerCache
-from grader.answers import AnswerBook, public_facts
+from grader.answers.cache import AnswerCache
+from grader.answers.book import AnswerBook
+from grader.answers.public import public_facts
 from grader.games import make_rules
 from grader.grading import Plan
 from grader.kit import KitError, build_kit, load_kit

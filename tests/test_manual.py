@@ -154,7 +154,7 @@ REPOSITORY_PATH = re.compile(r"`((?:grader|reference|tests|bench|courses|docs)/[
 
 
 def test_every_file_of_the_repository_the_manual_names_exists():
-    """A page that names `grader/proof.py` or `tests/data/hostile/` sends the reader there:
+    """A page that names `grader/answers/proof.py` or `tests/data/hostile/` sends the reader there:
     when a module moves, the page must move with it (patterns such as `{de,en}` or `<student>`
     are not paths)."""
     missing = []

@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from grader.answers import AnswerBook
-from grader.checks.common import read_answer, same_number, search_call
+from grader.answers.book import AnswerBook
+from grader.checks.common import read_answer, search_call
+from grader.answers.numbers import same_number
 from grader.games import make_game
 from grader.report.messages import Catalogue, format_number
 from grader.report.trees import text_tree, tree_layout

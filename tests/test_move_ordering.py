@@ -10,7 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from grader.answers import AnswerBook, answer_search, search_with_orders, tree_facts
+from grader.answers.book import AnswerBook
+from grader.answers.search import answer_search, search_with_orders
+from grader.answers.facts import tree_facts
 from grader.batch import budget_of, prepare
 from grader.calls import ItemOutcome, Observation
 from grader.checks import KINDS
@@ -334,7 +336,7 @@ def test_killer_visits_are_compared_as_a_sequence_never_by_sibling_order(tmp_pat
 
 
 def test_the_answer_cache_key_covers_the_techniques_and_the_ordering_convention():
-    from grader.answer_cache import answer_sources
+    from grader.answers.cache import answer_sources
     names = {path.relative_to(ROOT).as_posix() for path in answer_sources()}
     assert {"reference/techniques.py", "grader/conventions/ordering.py",
             "grader/checks/ordering.py"} <= names

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from grader.answers import AnswerBook
+from grader.answers.book import AnswerBook
 from grader.kit import build_kit
 
 from conftest import DATA, ROOT

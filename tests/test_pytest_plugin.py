@@ -352,7 +352,7 @@ def test_task_files_outside_the_repository_grade_the_folder_pytest_runs_in(tmp_p
 def test_a_kit_in_the_repository_gives_the_same_items_and_verdicts(tmp_path):
     """With --grader-kit the checks come from a self-check kit committed to the repository
     (no task files, no model solution needed): the same items, verdicts and points."""
-    from grader.answers import AnswerBook
+    from grader.answers.book import AnswerBook
     from grader.kit import build_kit
     repository = tmp_path / "repo"
     repository.mkdir()

@@ -243,7 +243,7 @@ def test_the_reference_agrees_with_the_brute_force_on_random_positions():
 
 
 def test_every_task_extends_its_horizon_and_every_mistake_shows_on_it():
-    from grader.answers import AnswerBook
+    from grader.answers.book import AnswerBook
     course, answers = load_course(COURSE), AnswerBook()
     for task in course.tasks:
         call = search_call(task, "quiescence")
@@ -282,7 +282,7 @@ def load_student(folder):
 def test_connect_four_threats_extend_the_horizon_and_the_correct_students_follow():
     # The students are written for Kalah but ask only the game: on Connect Four with
     # noisy: threats they search exactly the reference's nodes.
-    from grader.answers import AnswerBook
+    from grader.answers.book import AnswerBook
     task = load_course(DATA / "ruhesuche" / "connect4.yaml").task("c4-drohungen")
     call = search_call(task, "quiescence")
     answers = AnswerBook()
@@ -300,7 +300,7 @@ def test_connect_four_threats_extend_the_horizon_and_the_correct_students_follow
 # -- the check, judged without processes ------------------------------------------------
 @pytest.fixture(scope="module")
 def judged():
-    from grader.answers import AnswerBook
+    from grader.answers.book import AnswerBook
     course, answers = load_course(COURSE), AnswerBook()
     task = course.task("ruhe-schlagen")
     check = next(c for c in task.checks if c.kind == "quiescence")

@@ -5,7 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from grader.answers import answer_search, reference_depth
+from grader.answers.search import answer_search
+from grader.answers.facts import reference_depth
 from grader.calls import ItemOutcome
 from grader.checks.random_trees import calls, compare_tree, horizons_of, trees_of
 from grader.games.tree import TreeRules

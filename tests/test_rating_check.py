@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import grader.answers
-from grader.answers import AnswerBook
+import grader.answers.book
+from grader.answers.book import AnswerBook
 from grader.calls import Observation
 from grader.checks import rating
 from grader.grading import Plan, prepare
@@ -260,13 +260,13 @@ def test_the_round_robin_is_kept_in_the_answer_cache(spiel, robin, tmp_path, mon
 
     def no_computing(call):
         raise AssertionError("computed although cached")
-    monkeypatch.setattr(grader.answers, "answer_call", no_computing)
+    monkeypatch.setattr(grader.answers.book, "answer_call", no_computing)
     loaded = AnswerBook.for_course(course)[robin]
     assert json.dumps(loaded, sort_keys=True) == json.dumps(computed, sort_keys=True)
 
 
 def test_the_answer_cache_key_covers_the_players_and_the_referee():
-    from grader.answer_cache import answer_sources
+    from grader.answers.cache import answer_sources
     names = {path.name for path in answer_sources() if path.parent.name == "play"}
     assert {"series.py", "referee.py", "players.py"} <= names
 

@@ -1,10 +1,10 @@
-"""Sealed answers (grader/sealed.py): what a self-check kit holds of the reference's answers,
+"""Sealed answers (grader/answers/sealed.py): what a self-check kit holds of the reference's answers,
 compared by digesting a student's plain answer, and never shown."""
 
 import pytest
 
-from grader.checks.common import same_number
-from grader.sealed import (WITHHELD, Seal, SealedError, open_count, open_set, open_value,
+from grader.answers.numbers import same_number
+from grader.answers.sealed import (WITHHELD, Seal, SealedError, open_count, open_set, open_value,
                            open_visits, padded_length, seal_count, seal_set, seal_value,
                            seal_visits, unpack)
 

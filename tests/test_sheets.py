@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.answers import AnswerBook
+from grader.answers.book import AnswerBook
 from grader.cli import main
 from grader.hand.notation import show, show_interval
 from grader.hand.sheets import call_for, from_roster

@@ -14,7 +14,7 @@ import pytest
 from grader.calls import canonical
 from grader.checks.common import search_call
 from grader.games import make_game, make_rules
-from grader.heuristics import TableTooLarge, heuristic_table
+from grader.answers.heuristics import TableTooLarge, heuristic_table
 from grader.tasks import TaskFileError, load_course
 from reference.evaluation import tictactoe_lines
 
@@ -137,7 +137,7 @@ def test_the_game_package_imports_without_the_reference(depth_course):
 # -- the reference's answers ------------------------------------------------------------
 
 def test_the_reference_evaluates_exactly_the_horizon(depth_course):
-    from grader.answers import answer_search
+    from grader.answers.search import answer_search
     spec = json.loads(depth_course.task("ttt-z3-depth3").game_spec)
     answer = answer_search("minimax", spec, 3, True)
     assert answer["value"] == 3 and answer["action"] == 5
@@ -170,7 +170,7 @@ def test_the_pinned_answers_hold(capsys):
 
 
 def test_the_kit_carries_the_table_and_the_heuristic_s_name(depth_course, tmp_path):
-    from grader.answers import AnswerBook
+    from grader.answers.book import AnswerBook
     from grader.kit import build_kit, load_kit
     build_kit(depth_course, AnswerBook(), tmp_path, wheel=False)
     kit = load_kit(tmp_path)

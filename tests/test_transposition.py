@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from grader.answers import answer_search
+from grader.answers.search import answer_search
 from grader.calls import ItemOutcome, Observation
 from grader.checks import KINDS
 from grader.checks.common import search_call
 from grader.games import make_game, make_rules
-from grader.pins import verify_pins
-from grader.answers import AnswerBook
-from grader.proof import proven_bounds
+from grader.answers.pins import verify_pins
+from grader.answers.book import AnswerBook
+from grader.answers.proof import proven_bounds
 from grader.report.messages import Catalogue
 from grader.report.writers import render_student
 from grader.tasks import Check, TaskFileError, load_course
@@ -336,7 +336,7 @@ def test_the_self_check_kit_judges_tables_without_the_reference(tmp_path):
 
 def test_the_answer_cache_key_covers_the_new_modules():
     # A changed table rule or proof must never be answered from a stale cache.
-    from grader.answer_cache import answer_sources
+    from grader.answers.cache import answer_sources
     sources = {path.relative_to(ROOT).as_posix() for path in answer_sources()}
     assert {"reference/transposition.py", "reference/transposition_variants.py",
-            "grader/proof.py"} <= sources
+            "grader/answers/proof.py"} <= sources

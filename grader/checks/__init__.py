@@ -21,8 +21,8 @@ A kind whose judge needs the model solutions (an answer that depends on what the
 returned) sets ``JUDGED_WITH_REFERENCE = True``: a self-check kit has no ``reference`` and
 leaves such checks out, counting them with the checks run only at hand-in.  Every other kind
 sets ``SEALED_PARTS``: what a self-check kit keeps, as digests, of the answers its judge
-compares with (``grader.sealed``); its judge then reads sealed answers there, and the facts
-that follow from the input alone (``answers.public_facts``).
+compares with (``grader.answers.sealed``); its judge then reads sealed answers there, and the facts
+that follow from the input alone (``answers.public.public_facts``).
 
 Verdicts (``verdict.py``) carry a message key and facts, never prose: the words live in the
 message catalogue.  Kind modules import ``verdict`` and ``common``, never this registry.

@@ -16,7 +16,7 @@ from .common import (SEARCH_FUNCTIONS, action_justified, read_answer, search_fai
 
 KIND = "action"
 OPTIONS = ("accept",)
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("optimal_actions",)
 
 

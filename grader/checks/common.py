@@ -3,12 +3,12 @@ from plain JSON, comparing numbers, and turning failed runs into verdicts."""
 
 from __future__ import annotations
 
-import math
 import operator
 
 from ..calls import Call
 from ..games.moves import is_move_of, move_index, same_move, type_mismatch
-from ..sealed import WITHHELD, Sealed, SealedCount, SealedVisits
+from ..answers.sealed import WITHHELD, Sealed, SealedCount, SealedVisits
+from ..answers.numbers import is_number, is_vector, same_number
 from .verdict import failed
 
 SEARCH_FUNCTIONS = ("minimax", "alphabeta", "negamax", "expectimax", "maxn",
@@ -67,33 +67,6 @@ class PerObject:
         value = self.compute(*objects)
         self.entries[key] = (objects, value)
         return value
-
-
-def is_number(value) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value))
-
-
-def is_vector(value) -> bool:
-    """A utility vector of an n-player tree: a list of at least two finite numbers."""
-    return (isinstance(value, (list, tuple)) and len(value) >= 2
-            and all(is_number(v) for v in value))
-
-
-def same_number(a, b) -> bool:
-    """Equal numbers (ints exactly, floats to 1e-9); for utility vectors, equal element by
-    element (a number never equals a vector).  A self-check kit's sealed value
-    (``grader.sealed``) is compared by digesting the plain one."""
-    if isinstance(b, Sealed):
-        return b.matches(a)
-    if isinstance(a, Sealed):
-        return a.matches(b)
-    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
-        return (is_vector(a) and is_vector(b) and len(a) == len(b)
-                and all(same_number(x, y) for x, y in zip(a, b)))
-    if isinstance(a, int) and isinstance(b, int):
-        return a == b
-    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
 def read_search_result(returned):

@@ -12,7 +12,7 @@ from .common import (SEARCH_FUNCTIONS, VISITS_VARY, number_of, search_failure,
 
 KIND = "count"
 OPTIONS = ("bound", "slack")
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("visits:count",)
 BOUNDS = ("equal", "at_most", "at_least")
 

@@ -11,11 +11,12 @@ evaluated once more and must give the same value (a random answer earns nothing 
 from ..calls import Call, canonical
 from ..games.tictactoe import normalise_board
 from .verdict import failed, passed
-from .common import SEARCH_FUNCTIONS, describe, is_number, run_failure, same_number
+from .common import SEARCH_FUNCTIONS, describe, run_failure
+from ..answers.numbers import is_number, same_number
 
 KIND = "evaluate"
 OPTIONS = ("board", "player", "expect")
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ()
 
 

@@ -6,7 +6,7 @@ non-terminal nodes at the horizon; terminal nodes above the horizon are scored w
 (an empty search breaks no rule, and earns nothing).
 
 Trees carry their heuristic values; tic-tac-toe gets a table of its task's ``heuristic:``
-(``grader.heuristics``), so a depth-limited tic-tac-toe task is checked alike.
+(``grader.answers.heuristics``), so a depth-limited tic-tac-toe task is checked alike.
 """
 
 from .verdict import failed, passed
@@ -15,7 +15,7 @@ from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VISITS_VARY, PerObjec
 
 KIND = "horizon"
 OPTIONS = ()
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ()
 
 

@@ -17,12 +17,13 @@ from ..calls import Call, canonical
 from ..games.moves import same_move
 from .verdict import failed, passed
 from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, read_answer,
-                     read_search_result, same_number, search_failure, visit_count)
+                     read_search_result, search_failure, visit_count)
+from ..answers.numbers import same_number
 from .visited import compare_visits
 
 KIND = "hygiene"
 OPTIONS = ("aspects",)
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("visits:full", "visits:set")
 ASPECTS = ("repeat", "terminal-root", "single-child")
 DEFAULT_ASPECTS = ("repeat", "single-child")

@@ -20,7 +20,7 @@ from .iterations import REFERENCES, plies_of, scored, static_sets
 
 KIND = "iteration-visits"
 OPTIONS = ()
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ()
 
 

@@ -14,12 +14,13 @@ search splits into iterations, and what each visits, is the ``iteration-visits``
 
 from ..games.moves import is_move_of, move_index
 from .verdict import failed, passed
-from .common import (PerObject, describe, is_number, run_failure, same_number,
-                     single_search_call, value_of_move, wrong_move_facts)
+from .common import (PerObject, describe, run_failure, single_search_call, value_of_move,
+                     wrong_move_facts)
+from ..answers.numbers import is_number, same_number
 
 KIND = "iterations"
 OPTIONS = ()
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("iterations",)
 REFERENCES = ("iterative_deepening",)
 

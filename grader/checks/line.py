@@ -13,12 +13,13 @@ says that the move's type differs (``line.move-type``).
 
 from ..games.moves import same_move, type_mismatch
 from .verdict import failed, passed
-from .common import describe, is_number, run_failure, same_number, value_justified
+from .common import describe, run_failure, value_justified
+from ..answers.numbers import is_number, same_number
 from .common import single_search_call
 
 KIND = "line"
 OPTIONS = ()
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("values",)
 REFERENCES = ("principal_variation",)
 

@@ -28,7 +28,8 @@ from functools import lru_cache
 from ..calls import Call, canonical
 from ..games import make_rules
 from .verdict import failed, passed
-from .common import describe, run_failure, same_number, wrong_move_facts
+from .common import describe, run_failure, wrong_move_facts
+from ..answers.numbers import same_number
 
 KIND = "ordering"
 OPTIONS = ("at_most",)
@@ -141,7 +142,7 @@ def judge(check, observations, answers):
                       actions=position["actions"], positions=len(answer), bad=len(bad),
                       **problem)
     search = answer[0]["search"]
-    from ..answers import search_with_orders      # needs the reference: not in a kit
+    from ..answers.search import search_with_orders  # needs the reference: not in a kit
     mine = search_with_orders(search["spec"], search["depth"], orders,
                               search["prune_on_equality"])
     plain, model = search["plain"], search["model"]

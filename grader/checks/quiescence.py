@@ -19,7 +19,7 @@ from .common import PerObject, number_of, search_failure, single_search_call
 
 KIND = "quiescence"
 OPTIONS = ()
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("extension_visits",)
 
 

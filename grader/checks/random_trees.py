@@ -28,14 +28,15 @@ from ..games.moves import is_move_of, type_mismatch
 from ..randomtrees import Shape, generate, horizons, rounds_to_leaves, size, to_pacman, to_yaml
 from .verdict import failed, passed
 from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, VISITS_VARY,
-                     PerObject, read_search_result, same_number)
+                     PerObject, read_search_result)
+from ..answers.numbers import same_number
 from .horizon import discipline
 from .visited import compare_visits
 
 KIND = "random-trees"
 OPTIONS = ("seed", "trees", "branching", "depth", "values", "ties", "leaf_share", "chains",
            "floats", "search_depth", "time_limit", "partial", "agents")
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("optimal_actions", "visits:full", "visits:set", "visits:chain")
 # Their functions take no depth argument: helpers' alphabeta(state, player, alpha, beta) would
 # read a depth as alpha.

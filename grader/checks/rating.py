@@ -25,7 +25,7 @@ worth its last rung's points, and passes with full marks only).
 **The reference answer.** For the baselines' ratings to mean something they must play each
 other too: a round robin among the opponents with the same games, openings and seeds
 (``grader.play.series.RoundRobin``).  No student is involved, so it is a reference answer:
-``reference_games(task, check)`` declares it, ``grader.answers`` plays it once per task in
+``reference_games(task, check)`` declares it, ``grader.answers.compute`` plays it once per task in
 the parent (the baselines are trusted code) and the answer cache keeps it; ``judge`` receives
 it after the answers of its (no) calls.  The student's games are played as ``match``'s are:
 ``series(task, check)`` declares one ``Series`` per opponent, played in the submission's own

@@ -8,7 +8,7 @@ Passes only if
   are always reached after the same number of plies, or searched to the end);
 * the search visits at most as many nodes as plain alpha-beta with the task's cut rule (and
   at most ``at_most`` nodes, where the task sets that option);
-* the visited nodes prove the value (``grader/proof.py``): a search that visits little and
+* the visited nodes prove the value (``grader/answers/proof.py``): a search that visits little and
   answers a memorised value earns nothing;
 * where even the most frugal correct table saves nodes (it asks ``is_terminal`` before the
   table and keeps no leaves), the search visits fewer nodes than plain alpha-beta: that is the
@@ -19,13 +19,13 @@ asks ``is_terminal``, and whether it keeps leaves, are equally right and visit d
 """
 
 from .verdict import failed, passed
-from .common import (number_of, read_answer, same_number, search_failure, single_search_call,
-                     visit_count)
-from ..proof import proves
+from .common import number_of, read_answer, search_failure, single_search_call, visit_count
+from ..answers.numbers import same_number
+from ..answers.proof import proves
 
 KIND = "table"
 OPTIONS = ("at_most",)
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("compared",)
 FUNCTIONS = ("alphabeta_tt",)
 

@@ -7,12 +7,13 @@ the vector of a leaf the search visited (under chance nodes: each component with
 of the visited leaves' components)."""
 
 from .verdict import failed, passed
-from .common import (SEARCH_FUNCTIONS, read_answer, same_number, search_failure,
-                     single_search_call, value_justified)
+from .common import (SEARCH_FUNCTIONS, read_answer, search_failure, single_search_call,
+                     value_justified)
+from ..answers.numbers import same_number
 
 KIND = "value"
 OPTIONS = ()
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ()
 
 

@@ -7,14 +7,14 @@ A node the reference visits and the student does not was pruned by the student; 
 student visits and the reference does not was searched although the reference cuts it.
 """
 
-from ..sealed import SealedVisits
+from ..answers.sealed import SealedVisits
 from .verdict import failed, passed
 from .common import (SEARCH_FUNCTIONS, VISITS_VARY, PerObject, first_difference, search_failure,
                      single_search_call)
 
 KIND = "visited"
 OPTIONS = ("order",)
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("visits:full", "visits:set", "visits:chain", "visits:members")
 ORDERS = ("siblings", "set", "sequence")
 # Searches that try children against action order by design (killer moves first): their

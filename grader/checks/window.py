@@ -1,6 +1,6 @@
 """``window``: a zero-window search (``negascout``, ``mtdf``) gives alpha-beta's value, visits
 no more nodes than minimax on the same call (and at most ``at_most``, where the task sets
-it), and its visited nodes prove the value (``grader/proof.py``).
+it), and its visited nodes prove the value (``grader/answers/proof.py``).
 
 The count is a bound, not the reference's exact count: the textbook variants re-search with
 the window (v, beta) or (alpha, beta), fail hard or soft, and MTD(f)'s passes meet the table
@@ -14,7 +14,7 @@ from .table import judge_bounded, parse_at_most
 
 KIND = "window"
 OPTIONS = ("at_most",)
-# What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
+# What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("compared",)
 FUNCTIONS = ("negascout", "mtdf")
 

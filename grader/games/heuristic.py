@@ -3,7 +3,7 @@ table*.
 
 A heuristic that is itself an exercise's model solution (the sheet's evaluation of
 tic-tac-toe, ``reference.evaluation.tictactoe_lines``) must never reach the child, where
-student code could read it.  So the parent (``grader.heuristics``) computes its values at the
+student code could read it.  So the parent (``grader.answers.heuristics``) computes its values at the
 task's own positions only, and sends them in the game spec as ``"heuristic_values"``: a table
 from a state's printable form (``table_key``) to its value from the first player's point of
 view.  A rules class that supports tables builds a ``HeuristicTable`` from its spec and asks it

@@ -22,7 +22,7 @@ def same_move(move, other) -> bool:
     """Whether ``move`` and ``other`` are one move: equal values of one type, element by
     element for sequences (``3.0`` is not cell 3, ``True`` is not column 1, ``"3"`` is not 3)."""
     if hasattr(other, "same_move"):
-        # a self-check kit's sealed move (``grader.sealed``, which this floor does not
+        # a self-check kit's sealed move (``grader.answers.sealed``, which this floor does not
         # import): it compares itself, by the digest of the move's JSON, which keeps types
         return other.same_move(move)
     if isinstance(move, (list, tuple)) and isinstance(other, (list, tuple)):

@@ -8,7 +8,7 @@ three, or a full board) has none.  ``utility(state, player)`` is +1 if ``player`
 is worth 0, so iterative deepening to the end of the game works): the sheet's evaluation
 function is a model solution and lives in ``reference``.  A depth-limited task that names it
 (``heuristic: tictactoe-lines``) gets its values at the task's own positions as a table
-(``"heuristic_values"``, X's view, computed by the parent: ``grader.heuristics``), and
+(``"heuristic_values"``, X's view, computed by the parent: ``grader.answers.heuristics``), and
 ``evaluate`` looks them up (``games.heuristic``); a board the table does not hold, below the
 task's horizon, is worth 0.
 

@@ -12,7 +12,7 @@ def answer_hand(item: dict, prune_on_equality: bool = True) -> dict:
     tree's variant code and the answer file's name."""
     from reference.hand import hand_solution
 
-    from ..answers import make_game
+    from ..answers.bounded import make_game
     spec = item["tree"]
     game, root = make_game(spec)
     solution = hand_solution(game, root, prune_on_equality=prune_on_equality,

@@ -63,7 +63,7 @@ def _generator(seed: int, task_id: str, key: str) -> random.Random:
 
 def _tree(spec: dict) -> dict:
     """The reference's view of the tree's shape (``reference.hand.shape``)."""
-    from ..answers import make_game
+    from ..answers.bounded import make_game
     from reference.hand import shape
     game, root = make_game(spec)
     return shape(game, root)

@@ -17,7 +17,7 @@ In the games of odd number (1, 3, ...) the student moves first, in the others th
 pair ``k`` (from 1) plays from the random opening seeded ``"{seed}/{k}"``.
 
 A ``rating`` check also needs the baselines' games among themselves: a ``RoundRobin``, plain
-data as well, which ``grader.answers`` plays once per task in the parent as a reference answer
+data as well, which ``grader.answers.compute`` plays once per task in the parent as a reference answer
 (no student code is involved).
 
 **Early stopping** (``stop_early``, the match check's option): after each pair the shares of
@@ -117,7 +117,7 @@ class RoundRobin:
     two of ``opponents`` play ``games`` games (pairs, the seats swapped), pair ``k`` from the
     same random opening as the student's pair ``k`` (``Series.pair_seed``).
 
-    Trusted code in the parent, computed once per task (``grader.answers``, and kept in the
+    Trusted code in the parent, computed once per task (``grader.answers.compute``, and kept in the
     answer cache): no student is involved, so the games depend only on the seeds.  The
     baselines play without a time limit here, so that a slow machine cannot make one forfeit
     and change the answer; their moves are the same as under a limit they keep."""

@@ -19,7 +19,7 @@ class OwnBytecodeCache(jinja2.FileSystemBytecodeCache):
     """Jinja's file cache that reads only files of ours (``answer_cache.kept_file``)."""
 
     def load_bytecode(self, bucket) -> None:
-        from ..answer_cache import kept_file
+        from ..cache import kept_file
         if kept_file(Path(self.directory) / (self.pattern % bucket.key)):
             super().load_bytecode(bucket)
 
@@ -28,6 +28,6 @@ def bytecode_cache(pattern: str = "__jinja2_%s.cache") -> OwnBytecodeCache | Non
     """The cache of compiled templates (``pattern``: its files' names, one per kind of
     environment, since the same name compiles differently with and without autoescaping), or
     None when the cache is turned off or its folder is not ours."""
-    from ..answer_cache import private_folder
+    from ..cache import private_folder
     folder = private_folder(FOLDER)
     return OwnBytecodeCache(str(folder), pattern) if folder is not None else None

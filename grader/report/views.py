@@ -237,7 +237,7 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
             elif check["picture"]:
                 shown_pictures.add(check["picture"]["key"])
         tasks.append({"id": task.id, "title": task.title, "checks": checks, "notes": notes,
-                      # a game's heuristic at the horizon, by name (grader.heuristics)
+                      # a game's heuristic at the horizon, by name (grader.answers.heuristics)
                       "heuristic": getattr(task, "heuristic", None), "depth": task.depth,
                       "quiescence": quiescence_rule(task),
                       # a hand exercise: the student's tree with their answers (report/hand.py)

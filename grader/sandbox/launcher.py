@@ -214,7 +214,7 @@ def stage_bytecode(package: Path) -> None:
     cache folder each module is compiled here."""
     import hashlib
     import sys
-    from ..answer_cache import keep, private_folder, prune, read_kept
+    from ..cache import keep, private_folder, prune, read_kept
     kept_folder = private_folder(BYTECODE_FOLDER)
     tag = sys.implementation.cache_tag
     if tag is None:

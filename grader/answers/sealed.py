@@ -472,7 +472,7 @@ def open_inner_values(seal: Seal, context: str, stored: str, static: dict) -> Se
 def seal_answer(seal: Seal, context: str, answer: dict, parts) -> dict:
     """What a kit keeps of one reference answer: its value and action, and of the rest the
     ``parts`` its visible checks compare with (their kinds' ``SEALED_PARTS``), sealed.  The
-    facts that follow from the input alone (``answers.public_facts``) are left out: the kit
+    facts that follow from the input alone (``answers.public.public_facts``) are left out: the kit
     computes them when it checks."""
     sealed = {}
     for field in ("value", "action"):

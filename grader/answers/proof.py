@@ -21,7 +21,11 @@ from __future__ import annotations
 import sys
 from math import inf
 
-from .games import make_game, make_rules
+from ..games import make_game, make_rules
+
+# The searches after alpha-beta (reference/transposition.py), judged by what their visits
+# prove (alpha-beta with a table cuts by the task's rule: its signature takes it).
+PROVEN_SEARCHES = ("alphabeta_tt", "negascout", "mtdf")
 
 
 def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
@@ -29,7 +33,7 @@ def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
 
     * ``compared``: the nodes plain alpha-beta (the task's cut rule) and minimax visit;
     * ``plain_value``: plain alpha-beta's value (``grader validate`` refuses a task where a
-      table's value differs from it, see ``grader.pins``);
+      table's value differs from it, see ``grader.answers.pins``);
     * ``least_saving``: the nodes the most frugal correct transposition table visits
       (``reference.transposition.least_saving_visits``), and ``table_saves``: whether that is
       fewer than plain alpha-beta's (then a table that is used must save nodes);

@@ -5,7 +5,7 @@
 Both functions return something other than ``(value, action)``, so their answers carry what
 they returned as plain JSON (``returned``), with the visit log (``visits``; ``rounds``: one
 entry per search from the root, see ``grader/games/recorder.py``) and the shape of the game
-tree within the task's depth (``answers.tree_facts``: ``root``, ``siblings``, ``horizon``,
+tree within the task's depth (``answers.facts.tree_facts``: ``root``, ``siblings``, ``horizon``,
 ``terminals``, ``values`` from the root player's view).
 
 * iterative deepening: ``iterations``, one per depth d = 1 .. depth: the depth-limited
@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import json
 
-from .answers import make_game     # bounded, as every reference search in the parent
-from .checks.common import same_number
+from .bounded import make_game  # bounded, as every reference search in the parent
+from .facts import tree_facts
+from .numbers import same_number
 
 
 def answer_deepening(reference: str, spec: dict, depth, prune_on_equality: bool) -> dict:
     from reference.deepening import TECHNIQUES
-
-    from .answers import tree_facts
     game, root = make_game(spec)
     returned = TECHNIQUES[reference](game, root, depth, prune_on_equality)
     log = game.visit_log()
@@ -52,8 +51,6 @@ def as_json(value):
 def iteration_facts(spec: dict, depth: int) -> dict:
     """What one iteration to ``depth`` plies must find, and what it may visit."""
     from reference.search import action_values, minimax
-
-    from .answers import tree_facts
     facts = tree_facts(spec, depth)
     values_game, values_root = make_game(spec)
     exact = action_values(values_game, values_root, depth)
@@ -93,7 +90,6 @@ def deepening_public_facts(reference: str, spec: dict, depth: int) -> dict:
     public_facts``): the tree's shape, the values the game gives, the principal variation's
     ``children``, and per iteration its horizon, those values and how many nodes minimax
     visits to its depth (every node within it); the root's actions, their values left out."""
-    from .answers import tree_facts
     facts = {"depth": depth, **tree_facts(spec, depth, inner=False)}
     if reference == "principal_variation":
         facts["children"] = children_within(spec, depth)
@@ -104,8 +100,7 @@ def deepening_public_facts(reference: str, spec: dict, depth: int) -> dict:
 
 
 def iteration_public_facts(spec: dict, depth: int) -> dict:
-    from .answers import tree_facts
-    from .games import make_rules
+    from ..games import make_rules
     from .sealed import WITHHELD
     facts = tree_facts(spec, depth, inner=False)
     rules = make_rules(spec)

@@ -1,0 +1,69 @@
+"""The answer book: the reference answers of every call of a course, computed once per task
+(or read from the answer cache) and shared by every submission of a batch."""
+
+from __future__ import annotations
+
+from ..calls import Call
+from .compute import answer_call
+
+
+class AnswerBook:
+    """Reference answers of every call of a course, computed on first use, then shared by the
+    whole batch; also the answers of the catalogue's faulty variants (``variant``).
+
+    With a ``cache`` (see ``grader.answers.cache``), answers stored by an earlier run are taken
+    from it instead of computed, and ``save`` stores what this run computed.
+
+    A self-check kit's book (``grader.kit.KitAnswers``) answers the same questions from
+    precomputed answers, without the model solutions.
+    """
+
+    shrinks = True     # the reference can answer new inputs: counterexamples can be shrunk
+    sealed = False     # its answers are plain (a kit's are sealed: grader.answers.sealed)
+
+    def __init__(self, cache=None):
+        self._answers: dict[str, list[dict]] = {}
+        self._variants: dict[tuple, list[dict]] = {}
+        self._cache = cache
+        self._stored: dict[str, list[dict]] = cache.load() if cache is not None else {}
+        self._computed = False       # something the cache does not hold yet
+
+    @classmethod
+    def for_course(cls, course, use_cache: bool = True) -> "AnswerBook":
+        """A book backed by the course's answer cache (unless ``use_cache`` is false or the
+        cache is turned off)."""
+        if not use_cache:
+            return cls()
+        from .cache import AnswerCache
+        return cls(AnswerCache.for_course(course))
+
+    def mistakes_of(self, reference: str) -> tuple:
+        """The catalogue's mistakes of a model solution (none for one without variants)."""
+        from reference.variants import MISTAKES_OF
+        return tuple(MISTAKES_OF.get(reference, ()))
+
+    def variant(self, call: Call, mistake: str) -> list[dict]:
+        from ..mistakes import variant_answers
+        key = (call.key(), mistake)
+        if key not in self._variants:
+            self._variants[key] = variant_answers(call, mistake)
+        return self._variants[key]
+
+    def __getitem__(self, call: Call) -> list[dict]:
+        key = call.key()
+        if key not in self._answers:
+            stored = self._stored.get(self._cache.digest(key)) if self._stored else None
+            if stored is None:
+                stored, self._computed = answer_call(call), True
+            self._answers[key] = stored
+        return self._answers[key]
+
+    def save(self) -> None:
+        """Store the answers computed so far in the cache (with those it held already); a
+        cache that cannot be written is skipped: grading never depends on it."""
+        if self._cache is None or not self._computed:
+            return
+        known = {**self._stored,
+                 **{self._cache.digest(key): answer for key, answer in self._answers.items()}}
+        if self._cache.save(known):
+            self._stored, self._computed = known, False

@@ -1,0 +1,275 @@
+"""Reference answers kept on disk between runs, so that a self-check does not compute them again.
+
+A cache file belongs to one *key*: the SHA-256 of the task files' contents, the sources of
+every module the answers are computed with (``reference/``, ``grader/answers/`` and the
+grader modules they import, followed through the import statements, see ``answer_sources``)
+and the Python version.  Change any of them and the key changes, so a stale answer is never
+found.  Inside the file, answers are filed by the hash of their call's key (``Call.key``).
+
+What this module must never do:
+
+* execute anything it reads: the file is JSON (never pickle), parsed without ``NaN`` or
+  ``Infinity`` literals, and every value in it is checked against the cache folder's exact
+  encoding (``grader.cache``);
+* trust a file it cannot vouch for: a file of another format, key or digest, or one that is
+  not a regular file of ours writable only by us, is ignored and the answers computed again;
+* make grading fail: a cache folder that cannot be read or written is skipped in silence.
+
+Where the file lives, and how it is encoded and kept: ``grader.cache``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from ..cache import (Unencodable, cache_dir, decode, dumps, enabled, keep, kept_json, ours,
+                     private_folder, prune, refuse_constant)
+
+FORMAT = "gametree-grader answers 1"
+PREFIX, SUFFIX = "answers-", ".json"
+MAX_FILE_BYTES = 256 * 1024 * 1024     # a file this large is not ours to read
+KEEP_FILES = 20                        # cache files kept (newest first); older ones go
+
+# Where the answers are computed (and kept): every module of these packages, and the modules
+# they import, found from their sources.
+ANSWER_PACKAGES = ("grader.answers", "reference")
+PACKAGES = ("grader", "reference")
+
+
+# -- the key ------------------------------------------------------------------------------
+
+def _package_dirs() -> dict[str, Path]:
+    import reference
+    return {"grader": Path(__file__).resolve().parent.parent,
+            "reference": Path(reference.__file__).resolve().parent}
+
+
+def _module_file(name: str, roots: dict[str, Path]) -> Path | None:
+    top, *rest = name.split(".")
+    if top not in roots:
+        return None
+    base = roots[top].joinpath(*rest)
+    for candidate in (base / "__init__.py", base.with_suffix(".py") if rest else None):
+        if candidate is not None and candidate.is_file():
+            return candidate
+    return None
+
+
+# Import statements, also inside functions (they run when the function does), also in
+# parentheses over several lines.  Text in strings that reads like one only adds a module.
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)"
+                     r"|import[ \t]+([^\n#;]*))", re.MULTILINE)
+
+
+def _imported_names(source: str, module: str, is_package: bool) -> set[str]:
+    """The absolute names of the modules ``module`` imports (and, for ``from X import y``,
+    ``X.y``, which may be a module of its own).  A textual scan: parsing every source with
+    ``ast`` would cost more than the answers it saves on a self-check."""
+    package = module if is_package else module.rpartition(".")[0]
+    names = set()
+    for dots, origin, imported, plain in _IMPORT.findall(source.replace("\\\n", " ")):
+        if plain:
+            names.update(part.split()[0] for part in plain.split(",") if part.split())
+            continue
+        if dots:
+            base = package.split(".")
+            origin = ".".join(base[:len(base) - (len(dots) - 1)] + ([origin] if origin else []))
+        names.add(origin)
+        for part in re.sub(r"#[^\n]*", "", imported).strip("()").split(","):
+            if part.split():
+                names.add(f"{origin}.{part.split()[0]}")
+    return names
+
+
+def answer_sources() -> list[Path]:
+    """The source files the reference answers depend on: every module of ``reference/`` and
+    ``grader/answers/``, and every module of ``grader``/``reference`` they import, directly
+    or through the modules those import (with their packages' ``__init__``)."""
+    roots = _package_dirs()
+    pending, seen, files = [], set(), set()
+    for package in ANSWER_PACKAGES:
+        top, _, rest = package.partition(".")
+        folder = roots[top].joinpath(*rest.split(".")) if rest else roots[top]
+        for path in sorted(folder.rglob("*.py")):
+            parts = path.relative_to(roots[top]).with_suffix("").parts
+            pending.append(".".join((top, *(parts[:-1] if parts[-1] == "__init__" else parts))))
+    while pending:
+        module = pending.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        path = _module_file(module, roots)
+        if path is None:
+            continue    # a third-party or standard module, or an attribute, not a module
+        files.add(path)
+        parts = module.split(".")
+        pending += [".".join(parts[:end]) for end in range(1, len(parts))]   # its packages
+        source = path.read_text(encoding="utf-8")
+        pending += _imported_names(source, module, path.name == "__init__.py")
+    return sorted(files)
+
+
+def course_key(course) -> str:
+    """The cache key of a course's answers (hex SHA-256; see the module docstring)."""
+    digest = hashlib.sha256(FORMAT.encode())
+    digest.update(f"\0python {sys.version}\0{sys.implementation.cache_tag}\0".encode())
+
+    def add(label: str, content: bytes) -> None:
+        digest.update(f"{label}\0{len(content)}\0".encode())
+        digest.update(content)
+    for file in course.files:
+        add("task", Path(file).read_bytes())
+    add("sources", sources_digest().encode())
+    return digest.hexdigest()
+
+
+def _sources_digest_computed() -> str:
+    """The SHA-256 of every answer source's place and content (``answer_sources``)."""
+    digest = hashlib.sha256()
+    roots = _package_dirs()
+    for path in answer_sources():
+        package = next(name for name, root in roots.items() if path.is_relative_to(root))
+        content = path.read_bytes()
+        digest.update(f"{package}/{path.relative_to(roots[package]).as_posix()}\0"
+                      f"{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()
+
+
+SOURCES = "sources"
+RACY_SECONDS = 2.0     # a source changed this recently may change again unseen: not kept
+
+
+def sources_digest() -> str:
+    """``_sources_digest_computed()``, kept in the cache folder under a fingerprint of every
+    module file of the packages: each one's place, size, inode and modification and change
+    times (what git's index and make trust).  Finding the sources means reading and scanning
+    some 80 files (about 11 ms of a self-check); the fingerprint is a listing of their
+    metadata.  Any edit changes a file's change time, so its fingerprint; a digest is not
+    kept while a file is younger than ``RACY_SECONDS``, since a second edit within the
+    clock's granularity could leave every time as it was."""
+    import time
+    listing, newest = [], 0
+    for package, root in sorted(_package_dirs().items()):
+        for path, info in _module_files(root):
+            newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+            listing.append(f"{package}/{path}\0{info.st_size}\0{info.st_ino}\0"
+                           f"{info.st_mtime_ns}\0{info.st_ctime_ns}")
+    fingerprint = hashlib.sha256("\n".join([FORMAT, sys.version, *listing]).encode(
+        "utf-8", "surrogateescape")).hexdigest()
+    folder = private_folder(SOURCES)
+    path = folder / f"{fingerprint}.json" if folder is not None else None
+    kept = kept_json(path, FORMAT) if path is not None else None
+    if (kept is not None and type(kept.get("digest")) is str
+            and re.fullmatch(r"[0-9a-f]{64}", kept["digest"])):
+        return kept["digest"]
+    digest = _sources_digest_computed()
+    if path is not None and newest < (time.time() - RACY_SECONDS) * 1e9:
+        if keep(path, json.dumps({"format": FORMAT, "digest": digest}).encode()):
+            prune(path.parent, "*.json", KEEP_FILES)
+    return digest
+
+
+def _module_files(root: Path, relative: str = ""):
+    """``(path inside root, lstat)`` of every ``*.py`` below ``root``, bytecode folders left
+    out."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        name = f"{relative}{entry.name}"
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name != "__pycache__":
+                yield from _module_files(Path(entry.path), f"{name}/")
+        elif entry.name.endswith(".py"):
+            yield name, entry.stat(follow_symlinks=False)
+
+
+# -- the file -----------------------------------------------------------------------------
+
+class AnswerCache:
+    """The cache file of one key: ``load`` what is there, ``save`` what is known."""
+
+    def __init__(self, folder: Path, key: str):
+        self.folder, self.key = Path(folder), key
+        self.path = self.folder / f"{PREFIX}{key}{SUFFIX}"
+
+    @staticmethod
+    def digest(call_key: str) -> str:
+        """What an answer is filed under: its call's key can be long (random trees)."""
+        return hashlib.sha256(call_key.encode()).hexdigest()
+
+    @classmethod
+    def for_course(cls, course) -> "AnswerCache | None":
+        """The course's cache, or None when it is turned off or its key cannot be made."""
+        if not enabled():
+            return None
+        try:
+            return cls(cache_dir(), course_key(course))
+        except (OSError, ValueError):
+            return None
+
+    def load(self) -> dict[str, list]:
+        """Call digest -> answers, or {} when the file is absent or not to be trusted."""
+        try:
+            with open(self.path, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                if not ours(info) or info.st_size > MAX_FILE_BYTES:
+                    return {}
+                header, _, payload = handle.read().partition(b"\n")
+            meta = json.loads(header, parse_constant=refuse_constant)
+            if (type(meta) is not dict or meta.get("format") != FORMAT
+                    or meta.get("key") != self.key
+                    or meta.get("digest") != hashlib.sha256(payload).hexdigest()):
+                return {}
+            answers = decode(payload)
+        except (OSError, ValueError, TypeError, RecursionError, MemoryError):
+            return {}
+        if type(answers) is not dict or not all(
+                type(digest) is str and type(items) is list
+                and all(type(item) is dict for item in items)
+                for digest, items in answers.items()):
+            return {}
+        return answers
+
+    def save(self, answers: dict[str, list]) -> bool:
+        """Write ``answers`` (call digest -> answers) atomically; False if it could not be."""
+        try:
+            payload = dumps(answers).encode()
+        except (Unencodable, ValueError, RecursionError):
+            return False
+        header = json.dumps({"format": FORMAT, "key": self.key,
+                             "digest": hashlib.sha256(payload).hexdigest()}).encode()
+        temporary = None
+        try:
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not ours(os.stat(self.folder)):
+                return False
+            handle, temporary = tempfile.mkstemp(prefix=f".{PREFIX}", dir=self.folder)
+            with os.fdopen(handle, "wb") as out:     # mkstemp: mode 0600
+                out.write(header + b"\n" + payload)
+            os.replace(temporary, self.path)
+            temporary = None
+            self._forget_old()
+            return True
+        except OSError:
+            return False
+        finally:
+            if temporary is not None:
+                try:
+                    os.unlink(temporary)
+                except OSError:
+                    pass
+
+    def _forget_old(self) -> None:
+        """Keep the newest ``KEEP_FILES`` cache files: every edit of a task file makes one."""
+        prune(self.folder, f"{PREFIX}*{SUFFIX}", KEEP_FILES)
+
+

@@ -1,0 +1,41 @@
+"""What the model solutions return for one call, per input: the dispatch from a call to the
+reference answer of its kind (a search, an evaluation, a move ordering, iterative deepening,
+a hand exercise's questions, a rating check's round robin).
+
+The model solutions (``reference``) are imported only here and below, and only when an answer
+is computed: a self-check kit's answers come precomputed, and its grader has no ``reference``
+package.
+"""
+
+from __future__ import annotations
+
+from ..calls import Call
+from .facts import reference_depth
+from .search import answer_search, ordering_answers
+
+
+def answer_call(call: Call) -> list[dict]:
+    from ..play.series import RoundRobin
+    if isinstance(call, RoundRobin):
+        # a rating check's reference: the baselines' games among themselves (trusted code in
+        # the parent, no student involved), played once per task like any answer
+        return [call.play()]
+    # The model solutions are imported only when an answer is computed: a self-check kit's
+    # answers come precomputed, and its grader has no ``reference`` package.
+    from reference.evaluation import EVALUATIONS
+    if call.convention == "plain":
+        evaluation = EVALUATIONS[call.reference]
+        return [{"value": evaluation(*item)} for item in call.inputs()]
+    if call.convention == "by-hand":    # a hand exercise's answer file (grader/hand)
+        from ..hand.solution import answer_hand
+        return [answer_hand(item, call.prune_on_equality) for item in call.inputs()]
+    if call.convention == "ordering":   # a move ordering, on the positions of a task's tree
+        return ordering_answers(call.inputs(), call.args[0] if call.args else None,
+                                call.prune_on_equality, call.reference)
+    from reference.deepening import TECHNIQUES
+    if call.reference in TECHNIQUES:
+        from .deepening import answer_deepening
+        return [answer_deepening(call.reference, spec, reference_depth(call, spec),
+                                 call.prune_on_equality) for spec in call.inputs()]
+    return [answer_search(call.reference, spec, reference_depth(call, spec),
+                          call.prune_on_equality, call.convention) for spec in call.inputs()]

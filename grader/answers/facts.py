@@ -1,0 +1,149 @@
+"""Facts of a game tree that follow from its spec and the task's depth alone, and the
+conventions' view of an answer: the tree's shape and the reference's values (``tree_facts``),
+the depth in plies (``reference_depth``), a model solution's options from the spec
+(``search_options``), and an answer as a convention's student code reports it (``adapt``,
+``adapt_public``)."""
+
+from __future__ import annotations
+
+from ..calls import Call
+from ..games import make_rules
+from . import bounded     # its limit is read when a tree is walked (tests lower it)
+
+
+def reference_depth(call: Call, spec: dict):
+    """The depth limit in plies: agents of the multi-agent convention count whole rounds."""
+    depth = call.args[0] if call.args else None
+    if depth is not None and call.convention == "multi-agent":
+        return depth * len(spec.get("players") or ("MAX", "MIN"))
+    return depth
+
+
+def adapt(answer: dict, convention: str, spec: dict) -> dict:
+    """A root-player-view answer as the convention's student code reports it."""
+    if convention == "helpers":
+        # The sheet's values are from the first player's view (X, or MAX) even when the
+        # other player moves at the root.
+        if _second_player_moves(spec) and answer.get("value") is not None:
+            answer = {**answer, "value": -answer["value"],
+                      "action_values": [[a, -v] for a, v in answer.get("action_values", [])],
+                      "values": {n: -v for n, v in answer.get("values", {}).items()}}
+    elif convention == "negamax-sign":
+        answer = {**answer, "returns_action": False}
+    elif convention in ("multi-agent", "aima"):   # the action alone
+        answer = {**answer, "returns_value": False}
+    return answer
+
+
+def _second_player_moves(spec: dict) -> bool:
+    """Whether another player than the first (X, or MAX) moves at the root."""
+    rules = make_rules(spec)
+    return rules.to_move(rules.initial_state()) != rules.players[0]
+
+
+def search_options(reference: str, spec: dict) -> dict:
+    """The task's options of a model solution that the game spec carries: max^n's tie rule
+    and alliances (none for the two-player searches)."""
+    if reference == "quiescence":
+        from ..games.quiet import DEFAULT_EXTENSION
+        return {"extension": spec.get("extension", DEFAULT_EXTENSION)}
+    if reference != "maxn":
+        return {}
+    return {"ties": spec.get("ties", "first"), "alliances": spec.get("alliances")}
+
+
+def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
+               extension: int | None = None, rules=None) -> dict:
+    """The shape of the game tree within ``depth`` plies (all of it when ``depth`` is None):
+
+    * ``siblings``: node -> [parent, position among its siblings in action order];
+    * ``horizon``: the non-terminal nodes exactly ``depth`` plies down (to be evaluated);
+    * ``terminals``: the terminal nodes within the horizon (to be scored with utility);
+    * ``values``: every node's value from the root player's view, by the reference's rule:
+      the root player maximises, the others minimise (``chance``: they average, as
+      ``expectimax`` does).  With ``inner=False`` only the terminal and horizon nodes' values,
+      those the game gives (what a self-check kit computes: ``public_facts``).
+
+    With ``extension`` (a quiescence search's rule, ``reference/quiescence.py``) the horizon
+    is extended at noisy positions: a position at least ``depth`` plies down is evaluated when
+    it is quiet or ``depth + extension`` plies down, and searched on otherwise; ``horizon``
+    then holds every node evaluated, ``extension`` the nodes below ``depth`` and ``noisy``
+    the noisy nodes searched on.
+
+    Walks the game's rules directly (no recording game: a kit does this at check time), with
+    the nodes named as the recording game names them, and stops past the reference's limit
+    (``rules``: the spec's, made already).
+    """
+    rules = rules or make_rules(spec)
+    state = rules.initial_state()
+    root = rules.identify(state) or "root"
+    player = rules.to_move(state)
+    limit = None if extension is None else depth + extension
+    siblings, horizon, terminals, values = {}, [], [], {}
+    extended, noisy = [], []
+    walked = [0]
+
+    def evaluated_at(state, level) -> bool:
+        if depth is None or level < depth:
+            return False
+        return extension is None or level >= limit or rules.is_quiet(state)
+
+    def walk(state, name, level):
+        walked[0] += 1
+        if walked[0] > bounded.REFERENCE_VISIT_LIMIT:
+            raise bounded.ReferenceTooLarge(bounded.REFERENCE_VISIT_LIMIT)
+        if extension is not None and level > depth:
+            extended.append(name)
+        if rules.is_terminal(state):
+            terminals.append(name)
+            values[name] = rules.utility(state, player)
+        elif evaluated_at(state, level):
+            horizon.append(name)
+            values[name] = rules.evaluate(state, player)
+        else:
+            if extension is not None and level >= depth:
+                noisy.append(name)
+            children = []
+            for position, action in enumerate(rules.actions(state)):
+                child = rules.result(state, action)
+                child_name = rules.node_name(name, action, child)
+                siblings[child_name] = [name, position]
+                children.append(walk(child, child_name, level + 1))
+            if inner:
+                values[name] = _combined(rules, state, player, children, chance)
+        return values.get(name)
+
+    walk(state, root, 0)
+    facts = {"siblings": siblings, "horizon": sorted(horizon), "terminals": sorted(terminals),
+             "root": root, "values": values}
+    if extension is not None:
+        facts.update(extension=sorted(extended), noisy=sorted(noisy))
+    return facts
+
+
+def _combined(rules, state, player, children: list, chance: bool):
+    """An inner node's value from its children's: the root player maximises, the others
+    minimise (``chance``: average, weighted by the edges' probabilities where a tree gives
+    unequal ones)."""
+    if rules.to_move(state) == player:
+        return max(children)
+    if not chance:
+        return min(children)
+    actions = rules.actions(state)
+    own = getattr(rules, "probability", None)
+    weights = [own(state, a) if own else 1 / len(actions) for a in actions]
+    if len(set(weights)) <= 1:
+        return sum(children) / len(children)
+    return sum(w * v for w, v in zip(weights, children))
+
+
+def adapt_public(facts: dict, convention: str, spec: dict) -> dict:
+    """``adapt`` for the public facts: the values the game gives, as the convention's student
+    code reports them, and what its functions return."""
+    if convention == "helpers" and _second_player_moves(spec):
+        facts = {**facts, "values": {n: -v for n, v in facts["values"].items()}}
+    elif convention == "negamax-sign":
+        facts = {**facts, "returns_action": False}
+    elif convention == "multi-agent":
+        facts = {**facts, "returns_value": False}
+    return facts

@@ -1,0 +1,153 @@
+"""Reference answers of the searches: per input the root's ``value`` (the root player's view),
+the first optimal ``action``, every root action with its exact value (``action_values``) and
+the ``optimal_actions`` among them, the nodes visited in order (``visits``) and where
+``utility`` and ``evaluate`` were asked; max^n's vectors, quiescence's extended horizon, and
+a move ordering's replies (``ordering_answers``)."""
+
+from __future__ import annotations
+
+import inspect
+
+from ..games import make_rules
+from .bounded import make_game
+from .facts import adapt, search_options, tree_facts
+from .numbers import same_number
+from .proof import PROVEN_SEARCHES, search_facts
+
+
+def answer_maxn(spec: dict, depth) -> dict:
+    """max^n's answer: the root's vector and action, every node's vector (``values``), each
+    root action with its child's vector, and as ``optimal_actions`` those whose vector is as
+    good for the root player (its component, or its coalition's sum) as the chosen one."""
+    from reference.search import maxn
+    options = search_options("maxn", spec)
+    game, root = make_game(spec)
+    value, action = maxn(game, root, depth, **options)
+    log = game.visit_log()
+    facts = tree_facts(spec, depth)
+    walker, _ = make_game(spec)
+    values = {}
+    for name in [facts["root"], *facts["siblings"]]:
+        values[name] = maxn(make_game(spec)[0], name, None, **options)[0]
+    children = [node for node, (parent, _) in sorted(facts["siblings"].items(),
+                                                     key=lambda item: item[1][1])
+                if parent == facts["root"]]
+    actions = make_rules(spec).actions(make_rules(spec).initial_state())
+    player = walker.to_move(root)
+    team = dict((m, g) for g in options["alliances"] or () for m in g).get(player, [player])
+    players = list(walker.players())
+
+    def score(vector):
+        return sum(vector[players.index(member)] for member in team)
+    action_values = [[a, values[child]] for a, child in zip(actions, children)]
+    return {
+        "value": value,
+        "action": action,
+        **{**facts, "values": values},
+        "chance": "CHANCE" in (spec.get("players") or ()),
+        "action_values": action_values,
+        "optimal_actions": [a for a, v in action_values if same_number(score(v), score(value))],
+        "visits": log["visits"],
+        "utility_calls": log["utility_calls"],
+        "evaluate_calls": log["evaluate_calls"],
+    }
+
+
+def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
+                  convention: str = "game") -> dict:
+    from reference.search import SEARCHES, action_values
+    if reference == "maxn":
+        return answer_maxn(spec, depth)
+    if reference == "quiescence":
+        return answer_quiescence(spec, depth, prune_on_equality)
+    search = SEARCHES[reference]
+    game, root = make_game(spec)
+    if "prune_on_equality" in inspect.signature(search).parameters:   # the pruning searches
+        value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
+    else:
+        value, action = search(game, root, depth)
+    log = game.visit_log()
+    values_game, values_root = make_game(spec)
+    exact = action_values(values_game, values_root, depth, chance=reference == "expectimax")
+    # the searches after alpha-beta are judged against plain alpha-beta and minimax, and by
+    # what their visits prove (grader/answers/proof.py)
+    extra = search_facts(spec, depth, prune_on_equality) if reference in PROVEN_SEARCHES else {}
+    return adapt({
+        **extra,
+        "value": value,
+        "action": action,
+        **tree_facts(spec, depth, chance=reference == "expectimax"),
+        "action_values": [[a, v] for a, v in exact.items()],
+        "optimal_actions": [a for a, v in exact.items() if same_number(v, value)],
+        "visits": log["visits"],
+        "utility_calls": log["utility_calls"],
+        "evaluate_calls": log["evaluate_calls"],
+    }, convention, spec)
+
+
+def search_with_orders(spec: dict, depth, orders: dict, prune_on_equality: bool) -> dict:
+    """``{"value", "action", "count", "visits"}`` of the reference alpha-beta on a game spec,
+    trying the children of the node named ``n`` in the order ``orders[n]`` (the game's order
+    where ``orders`` has none); also what the ``ordering`` check runs on a student's orders."""
+    from reference.techniques import alphabeta_ordered
+    game, root = make_game(spec)
+    value, action = alphabeta_ordered(game, root, depth, orders, prune_on_equality)
+    visits = game.visit_log()["visits"]
+    return {"value": value, "action": action, "count": len(visits), "visits": visits}
+
+
+def ordering_answers(items: list, depth, prune_on_equality: bool, reference: str = "order"):
+    """The answers of an ``ordering`` call: per position (item) the node's name, its actions
+    in the game's order and the model ordering's reply (``returned``); the root's answer
+    (the first item) also holds the task's search with the game's own order (``plain``) and
+    with the model ordering (``model``), and what the check needs to search again with a
+    student's orders (``spec``, ``depth``, ``prune_on_equality``)."""
+    from reference.techniques import MOVE_ORDERINGS
+    from ..conventions.ordering import position
+    ordering = MOVE_ORDERINGS[reference]
+    answers, model_orders = [], {}
+    for item in items:
+        game, state, actions = position(item)
+        name = game.node_of(state)
+        returned = list(ordering(game, state, list(actions)))
+        model_orders[name] = returned
+        answers.append({"node": name, "moves": list(item["moves"]), "actions": list(actions),
+                        "returned": returned})
+    if answers:
+        spec = items[0]["game"]
+        plain = search_with_orders(spec, depth, {}, prune_on_equality)
+        model = search_with_orders(spec, depth, model_orders, prune_on_equality)
+        answers[0]["search"] = {
+            "spec": spec, "depth": depth, "prune_on_equality": prune_on_equality,
+            "plain": {key: plain[key] for key in ("value", "action", "count")},
+            "model": {key: model[key] for key in ("value", "action", "count")}}
+    return answers
+
+
+def answer_quiescence(spec: dict, depth, prune_on_equality: bool) -> dict:
+    """Quiescence search's answer: as a search's, with the tree facts of its extended horizon
+    (``horizon`` holds the nodes it evaluates, also beyond the depth) and the nodes beyond the
+    horizon (``extension``) and the noisy ones it searches on (``noisy``)."""
+    from reference.quiescence import quiescence
+    options = search_options("quiescence", spec)
+    game, root = make_game(spec)
+    value, action = quiescence(game, root, depth, prune_on_equality, **options)
+    log = game.visit_log()
+    facts = tree_facts(spec, depth, **options)
+    children = {parent_position[1]: node for node, parent_position in facts["siblings"].items()
+                if parent_position[0] == facts["root"]}
+    actions = make_rules(spec).actions(make_rules(spec).initial_state())
+    action_values = [[a, facts["values"][children[i]]] for i, a in enumerate(actions)]
+    extension = set(facts["extension"])
+    return {
+        "value": value,
+        "action": action,
+        **facts,
+        "action_values": action_values,
+        "optimal_actions": [a for a, v in action_values if same_number(v, value)],
+        "visits": log["visits"],
+        # how many nodes beyond the horizon it visits: what the quiescence check compares
+        "extension_visits": sum(1 for node in log["visits"] if node in extension),
+        "utility_calls": log["utility_calls"],
+        "evaluate_calls": log["evaluate_calls"],
+    }
