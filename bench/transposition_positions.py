@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grader.games import make_game, make_rules  # noqa: E402
-from reference.search import alphabeta  # noqa: E402
+from reference.minimax import alphabeta  # noqa: E402
 from reference.transposition import TRANSPOSITION_SEARCHES, least_saving_visits  # noqa: E402
 from reference.transposition_variants import MISTAKES_OF, run  # noqa: E402
 

@@ -27,7 +27,12 @@ Principal variation (alpha-beta collecting the line of the best child):
 
 from math import inf
 
-from .variants import MISTAKES_OF
+# The catalogue's mistakes of the two techniques (``reference.variants.MISTAKES_OF`` lists
+# them with every other search's).
+MISTAKES_OF = {
+    "iterative_deepening": ("iterations-from-zero", "last-iteration-missing",
+                            "first-iteration-action"),
+    "principal_variation": ("line-reversed", "line-of-last-child", "line-one-short")}
 
 
 def _alphabeta(game, state, depth, prune_on_equality, first=None, mistake=None):
@@ -103,9 +108,9 @@ VARIANTS = {"iterative_deepening": iterative_deepening,
 
 
 def run(mistake, function, game, state, depth, prune_on_equality=True, style=None):
-    """What the variant of ``function`` with ``mistake`` (one of ``MISTAKES_OF[function]``,
-    in ``reference/variants.py``) returns, in ``style`` (one of ``STYLES_OF[function]``, the
-    model solution's by default)."""
+    """What the variant of ``function`` with ``mistake`` (one of ``MISTAKES_OF[function]``)
+    returns, in ``style`` (one of ``reference.variants.STYLES_OF[function]``, the model
+    solution's by default)."""
     if mistake not in MISTAKES_OF[function]:
         raise ValueError(f"{mistake!r} is not a mistake of {function}")
     options = {"style": style} if style else {}

@@ -98,7 +98,7 @@ def node_values(tree: dict, kind: str = "minimax", ties: str = "first",
     ``expectimax`` (chance nodes take the mean of their children, weighted by the edges'
     probabilities) or ``maxn`` (n-player trees: each player takes the child whose vector is
     best for it, its coalition's sum with ``alliances``; ties by ``ties``, as
-    ``reference.search.maxn``)."""
+    ``reference.minimax.maxn``)."""
     values = dict(tree["leaves"])
     for name in reversed(tree["order"]):
         if name in values:

@@ -10,7 +10,7 @@ The rule a student's ``quiescence(game, state, depth)`` must follow (the task fi
 too):
 
 * above the horizon (fewer than ``depth`` plies below ``state``) it is alpha-beta exactly as
-  ``reference.search.alphabeta``: children in ``game.actions`` order, fail-soft, a cut when
+  ``reference.minimax.alphabeta``: children in ``game.actions`` order, fail-soft, a cut when
   ``beta <= alpha`` (``prune_on_equality=False``: ``beta < alpha``), terminal positions
   scored with ``game.utility``;
 * at the horizon and beyond it a terminal position is scored with ``game.utility``; a
@@ -31,6 +31,8 @@ the action the first optimal one in action order.
 
 from grader.games.quiet import DEFAULT_EXTENSION
 
+from .minimax import alphabeta
+
 
 def quiescence(game, state, depth, prune_on_equality=True, extension=DEFAULT_EXTENSION):
     """Alpha-beta to ``depth`` plies, extended at noisy positions by up to ``extension``
@@ -45,7 +47,6 @@ def quiescence(game, state, depth, prune_on_equality=True, extension=DEFAULT_EXT
     if depth is None or depth < 1:
         raise ValueError("quiescence search extends the horizon of a depth-limited search: "
                          "give a depth of at least one ply")
-    from .search import alphabeta   # here: reference.search imports this module
     limit = depth + extension
     return alphabeta(game, state, depth, prune_on_equality,
                      horizon=lambda node, ply: ply >= depth

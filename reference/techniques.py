@@ -17,15 +17,17 @@ are defined; the task files and the README quote them.
   At a node at ply p the killer of ply p, if it is one of the node's actions, is tried first,
   then the other actions in the game's order.  Whenever an action causes a cut at ply p it
   becomes the killer of ply p (replacing the one before).  The table starts empty for every
-  call.  Values are from the root player's view, as ``reference.search.alphabeta``.
+  call.  Values are from the root player's view, as ``reference.minimax.alphabeta``.
 
 ``alphabeta_ordered`` is the reference alpha-beta with the orders a student's ``order``
 returned (the ``ordering`` check judges a student's ordering by what it does to alpha-beta;
-``grader.answers.search_with_orders``).  Never imported by code that runs next to student
+``grader.answers.search.search_with_orders``).  Never imported by code that runs next to student
 code.
 """
 
 from math import inf
+
+from .minimax import alphabeta
 
 
 def _less(remaining):
@@ -86,10 +88,9 @@ def alphabeta_killer(game, state, depth=None, prune_on_equality=True):
 
 
 def alphabeta_ordered(game, state, depth=None, orders=None, prune_on_equality=True):
-    """``reference.search.alphabeta`` with the children of the node named ``n`` tried in the
+    """``reference.minimax.alphabeta`` with the children of the node named ``n`` tried in the
     order ``orders[n]`` (a permutation of its actions; the game's order where ``orders`` has
     none).  The root value is the same for every ordering; the visited nodes are not."""
-    from .search import alphabeta   # here: reference.search imports this module
     return alphabeta(game, state, depth, prune_on_equality, orders=orders or {})
 
 

@@ -1,11 +1,11 @@
 """Reference searches after alpha-beta: a transposition table, NegaScout and MTD(f).
 
 Every function takes a game object of the default calling convention and a state, and returns
-``(value, action)`` like ``reference.search``: ``value`` from the point of view of the player
+``(value, action)`` like ``reference.minimax``'s: ``value`` from the point of view of the player
 to move at ``state`` (MAX), ``action`` the first optimal action in the game's action order
 (``None`` at a terminal state).  Whose turn it is comes from ``game.to_move``, never from
 alternation, so Kalah's extra turns are searched right.  ``depth`` limits the search as in
-``reference.search`` (``game.evaluate`` at the horizon, ``game.utility`` at terminal states).
+``reference.minimax`` (``game.evaluate`` at the horizon, ``game.utility`` at terminal states).
 
 **The transposition table** (``alphabeta_tt``, and the memory of ``mtdf``) is a dict, fresh
 for every call, keyed by the state itself: the states the game hands out hash and compare like

@@ -417,21 +417,20 @@ MISTAKES_OF = {"minimax": MINIMAX_MISTAKES, "alphabeta": ALPHABETA_MISTAKES,
 MISTAKES_OF.update({"alphabeta_killer": KILLER_MISTAKES, "order": ORDER_MISTAKES,
                     "quiescence": QUIESCENCE_MISTAKES})
 
-try:  # the searches after alpha-beta keep their variants in a module of their own (absent
-    # where this file is copied alone into a submission as student code)
+try:  # the searches after alpha-beta, iterative deepening and the principal variation keep
+    # their variants in modules of their own (absent where this file is copied alone into a
+    # submission as student code)
+    from .deepening_variants import MISTAKES_OF as DEEPENING_MISTAKES
+    from .deepening_variants import run as run_deepening
     from .transposition_variants import MISTAKES_OF as TRANSPOSITION_MISTAKES
     from .transposition_variants import run as run_transposition
 except ImportError:
     TRANSPOSITION_MISTAKES, run_transposition = {}, None
+    DEEPENING_MISTAKES, run_deepening = {}, None
 MISTAKES_OF.update(TRANSPOSITION_MISTAKES)
-
-# Iterative deepening and the principal variation: their variants are in
-# reference/deepening_variants.py; they return more than (value, action), so a student is
-# compared with them by the whole reply (``WHOLE_REPLY``, see grader/mistakes.py).
-MISTAKES_OF.update({
-    "iterative_deepening": ("iterations-from-zero", "last-iteration-missing",
-                            "first-iteration-action"),
-    "principal_variation": ("line-reversed", "line-of-last-child", "line-one-short")})
+# Iterative deepening and the principal variation return more than (value, action), so a
+# student is compared with them by the whole reply (``WHOLE_REPLY``, see grader/mistakes.py).
+MISTAKES_OF.update(DEEPENING_MISTAKES)
 WHOLE_REPLY = ("iterative_deepening", "principal_variation")
 # Choices the model solution makes that a correct student may make otherwise: a variant runs
 # in each style (the first is the model solution's), and matches a student like any of them.
@@ -450,7 +449,6 @@ def run(mistake, function, game, state, depth=None, prune_on_equality=True, opti
     if function in TRANSPOSITION_MISTAKES:
         return run_transposition(mistake, function, game, state, depth, prune_on_equality)
     if function in ("iterative_deepening", "principal_variation"):
-        from reference.deepening_variants import run as run_deepening   # in the parent only
         return run_deepening(mistake, function, game, state, depth, prune_on_equality, style)
     if function == "maxn":
         return maxn_family(game, state, depth, mistake=mistake, **(options or {}))

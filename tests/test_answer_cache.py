@@ -200,7 +200,7 @@ def copied_sources(tmp_path, monkeypatch) -> dict:
 
 
 @pytest.mark.parametrize("source, changes_the_key", [
-    ("reference/search.py", True), ("reference/evaluation.py", True),
+    ("reference/minimax.py", True), ("reference/evaluation.py", True),
     ("grader/answers/search.py", True), ("grader/games/tree.py", True),
     ("grader/randomtrees.py", True), ("grader/calls.py", True),
     ("grader/report/writers.py", False), ("grader/cli.py", False),
@@ -234,7 +234,7 @@ def test_the_sources_digest_is_kept_by_their_metadata_and_found_again(
     assert answer_cache.sources_digest() == computed and course_key(course) == before
     monkeypatch.setattr(answer_cache, "answer_sources", scanning)
     # An edit of the same size: the change time tells.
-    search = roots["reference"] / "search.py"
+    search = roots["reference"] / "minimax.py"
     text = search.read_text()
     search.write_text(text.replace("def ", "def_", 1).replace("def_", "def ", 1)
                       .replace("return", "retUrn", 1))
@@ -294,7 +294,7 @@ def test_the_answer_sources_are_grader_answers_and_what_it_imports():
     sources = {p.relative_to(roots["grader"].parent).as_posix()
                for p in answer_cache.answer_sources()}
     assert {"grader/answers/compute.py", "grader/answers/search.py", "grader/games/tree.py",
-            "grader/calls.py", "reference/search.py", "reference/evaluation.py"} <= sources
+            "grader/calls.py", "reference/minimax.py", "reference/evaluation.py"} <= sources
     assert "grader/cli.py" not in sources and "grader/report/writers.py" not in sources
 
 

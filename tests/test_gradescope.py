@@ -106,7 +106,7 @@ def test_the_zip_holds_setup_run_autograder_tasks_and_the_wheel_at_its_root(auto
             assert stat.S_ISREG(mode) and mode & 0o777 == 0o755, script
         archive.extractall(tmp_path)
         with zipfile.ZipFile(archive.open(wheel)) as bundled:
-            assert "reference/search.py" in bundled.namelist()
+            assert "reference/minimax.py" in bundled.namelist()
     assert (tmp_path / "tasks" / "blatt3.yaml").read_bytes() == \
         (ROOT / "tasks" / "blatt3.yaml").read_bytes()
     for script in ("setup.sh", "run_autograder"):

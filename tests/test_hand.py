@@ -193,7 +193,7 @@ def tree_of(spec):
 @pytest.mark.parametrize("equality", [True, False])
 def test_the_hand_run_visits_exactly_what_the_reference_alphabeta_visits(equality):
     from reference.hand import alphabeta_run, node_values
-    from reference.search import alphabeta, minimax
+    from reference.minimax import alphabeta, minimax
     for spec in generate(11, 150, Shape(depth=(1, 4), values=(-5, 5))):
         spec = {k: v for k, v in spec.items()}
         game, root = make_game(spec)

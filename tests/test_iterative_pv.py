@@ -29,7 +29,7 @@ from grader.sandbox.launcher import stage_runner
 from grader.tasks import TaskFileError, load_course
 from reference.deepening import iterative_deepening, principal_variation
 from reference.evaluation import EVALUATIONS
-from reference.search import alphabeta, minimax
+from reference.minimax import alphabeta, minimax
 from reference.variants import MISTAKES_OF
 
 from conftest import DATA, ROOT

@@ -13,7 +13,7 @@ from grader.games import make_game, make_rules
 from grader.report.messages import Catalogue
 from grader.report.writers import render_student
 from grader.tasks import TaskFileError, load_course
-from reference.search import alphabeta, minimax, negamax
+from reference.minimax import alphabeta, minimax, negamax
 
 from conftest import DATA, ROOT
 

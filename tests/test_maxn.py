@@ -15,7 +15,7 @@ from grader.games import make_game
 from grader.report.messages import Catalogue, format_number
 from grader.report.trees import text_tree, tree_layout
 from grader.tasks import TaskFileError, load_course
-from reference.search import maxn
+from reference.minimax import maxn
 from reference.variants import MAXN_MISTAKES, maxn_family
 
 from conftest import DATA, ROOT

@@ -23,7 +23,7 @@ from grader.mistakes import behaves_alike
 from grader.report.messages import Catalogue
 from grader.report.writers import render_student
 from grader.tasks import TaskFileError, load_course
-from reference.search import minimax
+from reference.minimax import minimax
 from reference.techniques import alphabeta_killer, order
 
 from conftest import DATA, ROOT

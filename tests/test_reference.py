@@ -4,7 +4,7 @@ import pytest
 
 from grader.games import make_game
 from reference.evaluation import tictactoe_lines
-from reference.search import action_values, alphabeta, minimax, negamax
+from reference.minimax import action_values, alphabeta, minimax, negamax
 
 SHEET_TREE = {"kind": "tree", "root": "A", "nodes": {
     "A": {"children": ["B", "C", "D"]},
@@ -87,7 +87,7 @@ def test_catalogue_variants_without_a_mistake_are_the_reference():
     """The variants differ from the reference by their one mistake and nothing else."""
     from grader.randomtrees import generate
     from reference.variants import expectimax_family, minimax_family, negamax_family
-    from reference.search import expectimax
+    from reference.minimax import expectimax
     families = {"minimax": (minimax, lambda g, s, d: minimax_family(g, s, d, pruning=False)),
                 "alphabeta": (alphabeta, lambda g, s, d: minimax_family(g, s, d)),
                 "negamax": (negamax, lambda g, s, d: negamax_family(g, s, d)),

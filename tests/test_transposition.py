@@ -19,7 +19,7 @@ from grader.answers.proof import proven_bounds
 from grader.report.messages import Catalogue
 from grader.report.writers import render_student
 from grader.tasks import Check, TaskFileError, load_course
-from reference.search import alphabeta, minimax
+from reference.minimax import alphabeta, minimax
 from reference.transposition import alphabeta_tt, least_saving_visits, mtdf, negascout
 from reference.transposition_variants import FAMILIES, MISTAKES_OF
 

@@ -113,7 +113,7 @@ def test_the_package_data_is_in_and_no_bytecode(wheels):
     listed = names(full)
     assert "grader/report/templates/feedback.html.j2" in listed
     assert "grader/report/messages/de.yaml" in listed and "grader/report/messages/en.yaml" in listed
-    assert "reference/search.py" in listed and "grader/cli.py" in listed
+    assert "reference/minimax.py" in listed and "grader/cli.py" in listed
     assert not [name for name in listed if "__pycache__" in name or name.endswith(".pyc")]
 
 

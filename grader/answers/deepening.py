@@ -50,7 +50,7 @@ def as_json(value):
 
 def iteration_facts(spec: dict, depth: int) -> dict:
     """What one iteration to ``depth`` plies must find, and what it may visit."""
-    from reference.search import action_values, minimax
+    from reference.minimax import action_values, minimax
     facts = tree_facts(spec, depth)
     values_game, values_root = make_game(spec)
     exact = action_values(values_game, values_root, depth)

@@ -39,7 +39,7 @@ def search_facts(spec: dict, depth, prune_on_equality: bool) -> dict:
       fewer than plain alpha-beta's (then a table that is used must save nodes);
     * ``position_facts``: ``transposed``, ``min_nodes``.
     """
-    from reference.search import alphabeta
+    from reference.minimax import alphabeta
     from reference.transposition import least_saving_visits
     counts, values = {}, {}
     for name, search in (("alphabeta", alphabeta), ("least", least_saving_visits)):

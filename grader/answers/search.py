@@ -19,7 +19,7 @@ def answer_maxn(spec: dict, depth) -> dict:
     """max^n's answer: the root's vector and action, every node's vector (``values``), each
     root action with its child's vector, and as ``optimal_actions`` those whose vector is as
     good for the root player (its component, or its coalition's sum) as the chosen one."""
-    from reference.search import maxn
+    from reference.minimax import maxn
     options = search_options("maxn", spec)
     game, root = make_game(spec)
     value, action = maxn(game, root, depth, **options)
@@ -55,7 +55,8 @@ def answer_maxn(spec: dict, depth) -> dict:
 
 def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
                   convention: str = "game") -> dict:
-    from reference.search import SEARCHES, action_values
+    from reference.search import SEARCHES
+    from reference.minimax import action_values
     if reference == "maxn":
         return answer_maxn(spec, depth)
     if reference == "quiescence":

@@ -155,7 +155,7 @@ class GreedyPlayer(Baseline):
 
 
 class AlphaBetaPlayer(Baseline):
-    """The reference alpha-beta (``reference.search.alphabeta``) at a fixed depth, with the
+    """The reference alpha-beta (``reference.minimax.alphabeta``) at a fixed depth, with the
     reference heuristic at the horizon."""
 
     def __init__(self, depth: int):
@@ -168,7 +168,7 @@ class AlphaBetaPlayer(Baseline):
         return {"kind": "baseline", "name": self.name, "depth": self.depth}
 
     def pick(self, game, state):
-        from reference.search import alphabeta
+        from reference.minimax import alphabeta
         return alphabeta(game, state, self.depth)[1]
 
 
