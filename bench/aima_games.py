@@ -95,7 +95,7 @@ def grade_all(folders: dict, lang: str, course_path: Path = COURSE) -> list:
     """``(name, score, maximum, functions that lost points, mistakes named)`` per folder."""
     from grader.batch import budget_of, prepare
     from grader.grading import grade_submission
-    from grader.sandbox.launcher import stage_runner
+    from grader.sandbox.staging import stage_runner
     from grader.tasks import load_course
     course = load_course(course_path)
     plan, answers = prepare(course)

@@ -24,11 +24,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.packages import Provision, problem_with, provision  # noqa: E402
-from grader.sandbox import chroot  # noqa: E402
-from grader.sandbox.isolation import (LEVELS, ResourceLimits, base_python,  # noqa: E402
-                                      bubblewrap_works, container_problem)
-from grader.sandbox.launcher import Child, stage_runner  # noqa: E402
+from grader.sandbox.packages import Provision, problem_with, provision  # noqa: E402
+from grader.sandbox import container  # noqa: E402
+from grader.sandbox.base import LEVELS, ResourceLimits, base_python
+from grader.sandbox.bubblewrap import bubblewrap_works
+from grader.sandbox.levels import container_problem
+from grader.sandbox.launcher import Child
+from grader.sandbox.staging import stage_runner  # noqa: E402
 
 
 def startup(script: Path, level: str, packages: Provision) -> float:
@@ -63,7 +65,7 @@ def main() -> None:
     if "container" in levels:
         # container_problem's probe built a template already; time a fresh build.
         started = time.perf_counter()
-        template = chroot._build_template(base_python(), chroot.workspace(), packages)
+        template = container._build_template(base_python(), container.workspace(), packages)
         built = time.perf_counter() - started
         files = sum(1 for _ in template.rglob("*"))
         print(f"template build (one-off per batch): {built * 1000:.0f} ms, {files} entries")
@@ -82,8 +84,8 @@ def main() -> None:
         durations = []
         for _ in range(args.runs):
             started = time.perf_counter()
-            root = chroot.ChildRoot(base_python(), script.parent.parent.parent,
-                                    ROOT / "submissions/korrekt", chroot.UID_BASE + 200_000,
+            root = container.ChildRoot(base_python(), script.parent.parent.parent,
+                                    ROOT / "submissions/korrekt", container.UID_BASE + 200_000,
                                     packages)
             root.remove()
             durations.append(time.perf_counter() - started)

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from grader.batch import budget_of, prepare  # noqa: E402
 from grader.games import make_game  # noqa: E402
 from grader.grading import grade_submission  # noqa: E402
-from grader.sandbox.launcher import stage_runner  # noqa: E402
+from grader.sandbox.staging import stage_runner  # noqa: E402
 from grader.tasks import load_course  # noqa: E402
 from reference.search import SEARCHES  # noqa: E402
 from reference.variants import MISTAKES_OF, run  # noqa: E402

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import hostile_entries  # noqa: E402
 
 from grader.cli import main as grader  # noqa: E402
-from grader.sandbox.isolation import cgroups_work  # noqa: E402
+from grader.sandbox.cgroup import cgroups_work  # noqa: E402
 
 
 def build(folder: Path) -> Path:

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from grader.answers.book import AnswerBook  # noqa: E402
 from grader.kit import KitAnswers, build_kit, load_kit  # noqa: E402
-from grader.sandbox.isolation import best_level  # noqa: E402
+from grader.sandbox.levels import best_level  # noqa: E402
 from grader.single import grade_folder  # noqa: E402
 from grader.tasks import load_course  # noqa: E402
 from reference.variants import MISTAKES_OF  # noqa: E402

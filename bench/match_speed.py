@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT))
 from grader.conventions import play as play_convention  # noqa: E402
 from grader.games import connect4  # noqa: E402
 from grader.play import Limits, Move, SandboxedPlayer, play_game  # noqa: E402
-from grader.sandbox.isolation import best_level  # noqa: E402
-from grader.sandbox.launcher import stage_runner  # noqa: E402
+from grader.sandbox.levels import best_level  # noqa: E402
+from grader.sandbox.staging import stage_runner  # noqa: E402
 
 KORREKT = ROOT / "submissions" / "korrekt"
 SPEC = {"kind": "connect4", "columns": 7, "rows": 6, "connect": 4}

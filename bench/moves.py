@@ -95,7 +95,7 @@ def one_run(tree: Path, jobs: int) -> dict:
     from grader.play.tournament import (playable_task, run_tournament, setup_from_task,
                                         stage_entrants)
     from grader.sandbox import launcher
-    from grader.sandbox.isolation import best_level
+    from grader.sandbox.levels import best_level
     from grader.tasks import load_course
     assert Path(launcher.__file__).resolve().is_relative_to(tree.resolve()), launcher.__file__
     _measure_children()

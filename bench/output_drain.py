@@ -27,8 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grader.sandbox import captured  # noqa: E402
-from grader.sandbox.isolation import ResourceLimits, best_level  # noqa: E402
-from grader.sandbox.launcher import Child, stage_runner  # noqa: E402
+from grader.sandbox.base import ResourceLimits
+from grader.sandbox.levels import best_level  # noqa: E402
+from grader.sandbox.launcher import Child
+from grader.sandbox.staging import stage_runner  # noqa: E402
 
 PRINTERS = {
     "lines": """

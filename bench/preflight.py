@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
 from grader.batch import preflight_in_temporary  # noqa: E402
-from grader.sandbox.isolation import best_level  # noqa: E402
-from grader.sandbox.launcher import stage_runner  # noqa: E402
+from grader.sandbox.levels import best_level  # noqa: E402
+from grader.sandbox.staging import stage_runner  # noqa: E402
 
 
 def main() -> None:

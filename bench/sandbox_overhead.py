@@ -22,8 +22,10 @@ sys.path.insert(0, str(ROOT))
 
 from grader.batch import budget_of, prepare  # noqa: E402
 from grader.grading import grade_submission  # noqa: E402
-from grader.sandbox.isolation import ResourceLimits, bubblewrap_works  # noqa: E402
-from grader.sandbox.launcher import Child, stage_runner  # noqa: E402
+from grader.sandbox.base import ResourceLimits
+from grader.sandbox.bubblewrap import bubblewrap_works  # noqa: E402
+from grader.sandbox.launcher import Child
+from grader.sandbox.staging import stage_runner  # noqa: E402
 from grader.tasks import load_course  # noqa: E402
 
 LEVELS = ("process", "bubblewrap")

@@ -136,8 +136,8 @@ from grader.batch import budget_of, prepare
 from grader.grading import grade_submission
 from grader.report.views import student_view
 from grader.report.writers import junit_xml, write_atomically, write_student
-from grader.sandbox.isolation import best_level
-from grader.sandbox.launcher import stage_runner
+from grader.sandbox.levels import best_level
+from grader.sandbox.staging import stage_runner
 from grader.submissions import Submission, stage
 from grader.tasks import load_course
 mark("imports")

@@ -36,8 +36,8 @@ import grader.grading as grading  # noqa: E402
 import grader.shrinking as shrinking  # noqa: E402
 from detection import courses  # noqa: E402
 from grader.grading import grade_submission, prepare  # noqa: E402
-from grader.run import budget_of  # noqa: E402
-from grader.sandbox.launcher import stage_runner  # noqa: E402
+from grader.sandbox.run import budget_of  # noqa: E402
+from grader.sandbox.staging import stage_runner  # noqa: E402
 from reference.variants import MISTAKES_OF  # noqa: E402
 from test_mistakes import (EXTRA_TURNS, MULTI_PLAYER, NEEDS_STRICT_PRUNING,  # noqa: E402
                            write_mistaken_student)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from grader.play.tournament import (playable_task, run_tournament,  # noqa: E402
                                     setup_from_task, stage_entrants)
-from grader.sandbox.isolation import best_level  # noqa: E402
+from grader.sandbox.levels import best_level  # noqa: E402
 from grader.tasks import load_course  # noqa: E402
 
 TURNIER = ROOT / "courses" / "turnier"

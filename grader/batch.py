@@ -26,12 +26,13 @@ from .answers.book import AnswerBook
 from .checks.verdict import Verdict
 from .grading import SubmissionResult, prepare  # noqa: F401 - the batch's API
 from .hand.variants import identities
-from .run import budget_of
+from .sandbox.run import budget_of
 from .notes import Note
 from .report.messages import Catalogue
 from .report.writers import write_atomically, write_batch, write_files, write_student
 from .sandbox import launcher
-from .sandbox.isolation import alive, remove_stale_cgroups
+from .sandbox.base import alive
+from .sandbox.cgroup import remove_stale_cgroups
 from .shards import Shard
 from .submissions import Submission, find, passed_over, tasks_hash
 from .worker import (STATE_FILE, TEMP_PREFIX, Context, Outcome, WorkerDied, WorkerPool,
@@ -69,8 +70,8 @@ def preflight(level: str, workdir: Path, packages: tuple = ()) -> None:
     ``PYTHONPYCACHEPREFIX`` that once sent its bytecode elsewhere) or a sandbox that cannot
     start raises ``EnvironmentFailure`` here, instead of failing every student of the class
     one by one."""
-    from .run import SubmissionRun
-    from .sandbox.launcher import stage_runner
+    from .sandbox.run import SubmissionRun
+    from .sandbox.staging import stage_runner
     try:
         script = stage_runner(workdir / "runner")
     except Exception as error:  # noqa: BLE001 - said in one line

@@ -1356,7 +1356,7 @@ def _report_modules() -> None:
 def _batch_level(args, err: Console, what: str) -> str | None:
     """The isolation level for many submissions (``--sandbox``), or None after saying why
     not: the 'process' level only with ``--allow-weak-sandbox``."""
-    from .sandbox.isolation import STRONG_LEVELS
+    from .sandbox.base import STRONG_LEVELS
     level = _level(args.sandbox, err)
     if level is not None and level not in STRONG_LEVELS and not args.allow_weak_sandbox:
         err.print(f"Refusing to {what} at the '{level}' isolation level: student code "
@@ -1369,7 +1369,8 @@ def _batch_level(args, err: Console, what: str) -> str | None:
 
 
 def _level(choice: str, err: Console) -> str | None:
-    from .sandbox.isolation import best_level, bubblewrap_works, container_problem
+    from .sandbox.levels import best_level, container_problem
+    from .sandbox.bubblewrap import bubblewrap_works
     if choice == "auto":
         return best_level()
     if choice == "bubblewrap" and not bubblewrap_works():

@@ -42,7 +42,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .sandbox import chroot, launcher
+from .sandbox import container, launcher
 from .submissions import Staged, Submission, stage
 from .worker import TEMP_PREFIX, Context, Outcome, SubmissionGrader, WorkerDied, staged_hashes
 
@@ -151,7 +151,8 @@ class SandboxUnavailable(RuntimeError):
 
 
 def _level_problem(level: str) -> str | None:
-    from .sandbox.isolation import bubblewrap_works, container_problem
+    from .sandbox.bubblewrap import bubblewrap_works
+    from .sandbox.levels import container_problem
     if level == "bubblewrap" and not bubblewrap_works():
         return ("bubblewrap is not installed or cannot create namespaces there; install it on "
                 "every worker (apt-get install -y --no-install-recommends bubblewrap)")
@@ -164,7 +165,7 @@ def _level_problem(level: str) -> str | None:
 def _packages_problem(names: tuple) -> str | None:
     """The course's packages are found again in the worker's own environment (by name):
     one missing there would fail every student's import of it, so nothing is graded."""
-    from .packages import problem_with
+    from .sandbox.packages import problem_with
     problems = [problem for problem in map(problem_with, names) if problem]
     return "; ".join(problems) or None
 
@@ -266,8 +267,8 @@ def _tidy_if_unused() -> None:
     """With no grader left in this process: the container level's runtime copy goes too
     (it is made again for the next batch), and a stop is over."""
     if not _busy and not any(_idle.values()):
-        if chroot.current_workspace() is not None:
-            chroot.remove_workspace()
+        if container.current_workspace() is not None:
+            container.remove_workspace()
         launcher.STOPPING.clear()
 
 

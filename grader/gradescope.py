@@ -107,7 +107,8 @@ def run(root: Path, lang: str | None = None, level: str | None = None,
     view of the run).  Returns the exit status: 0 graded (whatever the score), 1 the grader
     failed on the submission, 2 the task files are unusable; results.json is written in
     every case (where its folder can be written)."""
-    from .sandbox.isolation import STRONG_LEVELS, best_level
+    from .sandbox.base import STRONG_LEVELS
+    from .sandbox.levels import best_level
     from .tasks import TaskFileError, load_course
     log = log or sys.stdout
     root = Path(root)

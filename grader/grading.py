@@ -18,8 +18,8 @@ from .calls import Observation
 from .checks.verdict import Verdict, failed
 from .hand import BY_HAND
 from .mistakes import attach_diagnoses
-from .run import SubmissionRun
-from .sandbox.isolation import best_level
+from .sandbox.run import SubmissionRun
+from .sandbox.levels import best_level
 from .tasks import TaskFileError
 from .yamlsrc import Problem
 

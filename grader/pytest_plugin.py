@@ -124,8 +124,8 @@ def pytest_configure(config) -> None:
 
 # What the session's grading imports, imported once before collection (see pytest_configure).
 GRADING_MODULES = ("grader.tasks", "grader.answers.book", "grader.cli", "grader.single",
-                   "grader.grading", "grader.run", "grader.submissions",
-                   "grader.sandbox.launcher", "grader.sandbox.isolation",
+                   "grader.grading", "grader.sandbox.run", "grader.submissions",
+                   "grader.sandbox.launcher", "grader.sandbox.levels",
                    "grader.report.views", "grader.report.messages", "grader.report.exports",
                    "grader.report.safe", "grader.report.writers")
 

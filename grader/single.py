@@ -23,8 +23,8 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
     started, while this process has nothing to do but wait for it (``grader check`` imports
     its report modules there); ``identity``: the student's key for hand tasks with variants
     (``grader.hand.variants``; the folder's name unless given)."""
-    from .run import SubmissionRun, budget_of
-    from .sandbox.launcher import stage_runner
+    from .sandbox.run import SubmissionRun, budget_of
+    from .sandbox.staging import stage_runner
     from .submissions import Submission, stage
     folder = Path(folder).resolve()
     name = student or folder.name

@@ -40,8 +40,9 @@ from .hand import BY_HAND
 from .notes import Note
 from .report.messages import Catalogue
 from .report.writers import render_student
-from .sandbox import chroot, isolation, launcher
-from .sandbox.launcher import Interrupted, StagedRunner
+from .sandbox import base, container, launcher
+from .sandbox.launcher import Interrupted
+from .sandbox.staging import StagedRunner
 from .submissions import Staged, Submission, content_hash, display_name, stage
 
 STATE_FILE = ".grading.json"
@@ -252,8 +253,8 @@ def _serve(connection, context: Context, parent: int) -> None:
     sys.stdout = sys.stderr = open(os.devnull, "w")
     signal.signal(signal.SIGTERM, _stop)
     launcher.STOPPING.clear()
-    isolation.OWNER = parent
-    inherited_workspace = chroot.current_workspace()
+    base.OWNER = parent
+    inherited_workspace = container.current_workspace()
     _die_with_parent(parent)
     grader = SubmissionGrader(context, owner=parent)
     try:
@@ -281,8 +282,8 @@ def _serve(connection, context: Context, parent: int) -> None:
     finally:
         launcher.stop_all_children()
         grader.close()
-        if chroot.current_workspace() != inherited_workspace:
-            chroot.remove_workspace()   # atexit handlers do not run in a forked worker
+        if container.current_workspace() != inherited_workspace:
+            container.remove_workspace()   # atexit handlers do not run in a forked worker
 
 
 class WorkerDied(Exception):

@@ -342,7 +342,8 @@ def test_check_says_the_same_with_and_without_the_cache(tmp_path, capsys, cache_
 def test_the_sandbox_mounts_no_folder_that_holds_the_cache(tmp_path, monkeypatch):
     """The hidden checks' answers are in the cache after ``grader grade``: no folder the
     bubblewrap child is shown may hold it (the default place, and the one set here)."""
-    from grader.sandbox.isolation import ResourceLimits, command
+    from grader.sandbox.base import ResourceLimits
+    from grader.sandbox.launcher import command
     stage, submission = tmp_path / "stage", tmp_path / "submission"
     argv = command("bubblewrap", stage, stage / "child.py", submission, 3, 4,
                    ResourceLimits(), None)

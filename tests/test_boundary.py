@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from grader import boundary
-from grader.boundary import CallReply, LoadReply, Malformed, decode
+from grader.sandbox import boundary
+from grader.sandbox.boundary import CallReply, LoadReply, Malformed, decode
 from grader.calls import Call
 from grader.checks.common import run_failure
-from grader.run import observe
+from grader.sandbox.run import observe
 
 LOG = {"visits": ["A", "B"], "utility_calls": ["B"], "evaluate_calls": [None],
        "foreign_states": 0}

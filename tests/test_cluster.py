@@ -252,12 +252,12 @@ def test_a_worker_that_dies_costs_only_the_submission_it_held(tmp_path):
 
 def test_a_worker_without_the_batch_sandbox_level_or_packages_grades_nothing(
         monkeypatch, course, prepared):
-    from grader.sandbox import isolation
+    from grader.sandbox import bubblewrap
     from grader.submissions import Submission
     from grader.worker import Context
     plan, answers = prepared
     context = Context(course, plan, answers, "bubblewrap", 60.0, "en", "hash")
-    monkeypatch.setattr(isolation, "bubblewrap_works", lambda: False)
+    monkeypatch.setattr(bubblewrap, "bubblewrap_works", lambda: False)
     korrekt = ROOT / "submissions" / "korrekt"
     with pytest.raises(cluster_module.SandboxUnavailable,
                        match="cannot grade at the 'bubblewrap' isolation level"):
@@ -267,7 +267,7 @@ def test_a_worker_without_the_batch_sandbox_level_or_packages_grades_nothing(
     assert "install it on every worker" in cluster_module._describe(
         cluster_module.SandboxUnavailable(cluster_module._level_problem("bubblewrap")))
     # Nor with a package the course provides missing there: its students' imports would fail.
-    monkeypatch.setattr(isolation, "bubblewrap_works", lambda: True)
+    monkeypatch.setattr(bubblewrap, "bubblewrap_works", lambda: True)
     without = replace(context, level="process",
                       plan=replace(plan, packages=("no-such-distribution-here",)))
     with pytest.raises(cluster_module.SandboxUnavailable,

@@ -1,4 +1,4 @@
-"""The container level (chroot as a private uid, see grader/sandbox/isolation.py), run for
+"""The container level (chroot as a private uid, see grader/sandbox/container.py), run for
 real: the option chooses it, correct code gets full marks with hidden checks run, the child
 sees nothing of the grader, its filter is active, children get distinct uids that are given
 back, and its root is gone after it stops.  The hostile submissions run at this level in
@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from grader.cli import main
-from grader.sandbox import chroot, launcher
-from grader.sandbox.isolation import ResourceLimits, container_problem
-from grader.sandbox.launcher import Child, stage_runner
+from grader.sandbox import container, launcher
+from grader.sandbox.base import ResourceLimits
+from grader.sandbox.levels import container_problem
+from grader.sandbox.launcher import Child
+from grader.sandbox.staging import stage_runner
 
 from conftest import DATA, ROOT
 
@@ -128,7 +130,8 @@ def test_two_children_at_once_have_distinct_unprivileged_uids(tmp_path, stage, p
         assert first_reply["status"] == second_reply["status"] == "ok"
         uids = {uid_of(first.process.pid), uid_of(second.process.pid)}
         assert len(uids) == 2
-        assert all(chroot.UID_BASE <= uid < chroot.UID_BASE + chroot.UID_SLOTS for uid in uids)
+        assert all(container.UID_BASE <= uid < container.UID_BASE + container.UID_SLOTS
+                   for uid in uids)
         for child in (first, second):
             uid, euid, gid, groups = json.loads(printed(child, "IDS"))
             assert uid == euid == gid == child.uid and groups in ([], [gid])
@@ -138,8 +141,8 @@ def test_two_children_at_once_have_distinct_unprivileged_uids(tmp_path, stage, p
 
 
 def test_uids_are_given_back(tmp_path, stage, peek, monkeypatch):
-    pool = chroot.UidPool(base=chroot.UID_BASE + 100_000, slots=2)
-    monkeypatch.setattr(chroot, "UIDS", pool)
+    pool = container.UidPool(base=container.UID_BASE + 100_000, slots=2)
+    monkeypatch.setattr(container, "UIDS", pool)
     used = []
     for index in range(5):
         child, reply = start(stage, peek, tmp_path, f"run{index}")
@@ -159,5 +162,5 @@ def test_the_root_is_gone_after_stop(tmp_path, stage, peek):
     assert os.stat(root / "submission" / "peek.py").st_uid == 0
     child.stop()
     assert not root.exists()
-    assert chroot.processes_of(uid) == []
-    assert uid not in chroot.UIDS.in_use()
+    assert container.processes_of(uid) == []
+    assert uid not in container.UIDS.in_use()

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from grader.calls import Call, canonical
-from grader.run import SubmissionRun
-from grader.sandbox.launcher import tree_cpu_seconds
+from grader.sandbox.run import SubmissionRun
+from grader.sandbox.processes import tree_cpu_seconds
 
 from conftest import DATA
 

@@ -31,7 +31,7 @@ import pytest
 from conftest import DATA, ROOT
 
 from grader.report.writers import TEMPLATES
-from grader.sandbox.isolation import bubblewrap_works
+from grader.sandbox.bubblewrap import bubblewrap_works
 from grader.tasks import load_course
 
 MARKS = DATA / "host-marks"

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from grader.cli import main
-from grader.sandbox.isolation import (STRONG_LEVELS, bubblewrap_works, cgroups_work,
-                                      container_problem)
+from grader.sandbox.base import STRONG_LEVELS
+from grader.sandbox.bubblewrap import bubblewrap_works
+from grader.sandbox.cgroup import cgroups_work
+from grader.sandbox.levels import container_problem
 
 import hostile_entries
 from conftest import DATA, ROOT
@@ -176,8 +178,8 @@ def held_elsewhere(uid: int) -> bool:
     """Whether another grader process on this machine holds ``uid`` of the shared pool now
     (its children are its own business, not leftovers of this batch)."""
     import fcntl
-    from grader.sandbox import chroot
-    path = chroot._lock_directory() / str(uid)
+    from grader.sandbox import container
+    path = container._lock_directory() / str(uid)
     if not path.exists():
         return False
     fd = os.open(path, os.O_RDWR)
@@ -194,11 +196,11 @@ def test_nothing_survives_the_batch(batch):
     if batch["level"] == "container":
         # Exact for this level: its processes run as the pool's uids, its roots live in the
         # workspace (living_children below also counts other graders on this machine).
-        from grader.sandbox import chroot
-        assert [uid for uid in range(chroot.UIDS.base, chroot.UIDS.base + chroot.UIDS.slots)
-                if chroot.processes_of(uid) and not held_elsewhere(uid)] == []
-        assert chroot.UIDS.in_use() == set()
-        assert [p.name for p in chroot.workspace().iterdir()
+        from grader.sandbox import container
+        assert [uid for uid in range(container.UIDS.base, container.UIDS.base + container.UIDS.slots)
+                if container.processes_of(uid) and not held_elsewhere(uid)] == []
+        assert container.UIDS.in_use() == set()
+        assert [p.name for p in container.workspace().iterdir()
                 if not p.name.startswith(("template-", "runner-"))] == []
     assert living_children() == []
     mine = f"grader-{os.getpid()}-*"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox.isolation import cgroups_work
+from grader.sandbox.cgroup import cgroups_work
 
 from conftest import ROOT
 from test_hostile import living_children

@@ -12,7 +12,7 @@ import pytest
 
 from grader.answers.book import AnswerBook
 from grader.batch import budget_of
-from grader.boundary import CallReply, Malformed, decode
+from grader.sandbox.boundary import CallReply, Malformed, decode
 from grader.calls import ItemOutcome, Observation
 from grader.checks import KINDS
 from grader.checks.common import search_call
@@ -25,7 +25,7 @@ from grader.kit import build_kit, load_kit
 from grader.answers.pins import verify_pins
 from grader.report.messages import Catalogue
 from grader.report.views import student_view
-from grader.sandbox.launcher import stage_runner
+from grader.sandbox.staging import stage_runner
 from grader.tasks import TaskFileError, load_course
 from reference.deepening import iterative_deepening, principal_variation
 from reference.evaluation import EVALUATIONS

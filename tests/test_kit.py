@@ -222,7 +222,7 @@ def test_a_failing_random_tree_check_shows_the_smallest_of_the_kit_s_small_trees
     """Without a reference to shrink against, the kit's small trees (answered in advance)
     give a smaller counterexample than the check's own smallest failing tree."""
     from grader.kit import KitAnswers
-    from grader.sandbox.isolation import best_level
+    from grader.sandbox.levels import best_level
     from grader.single import grade_folder
     loaded = load_kit(kit)
     without = KitAnswers(loaded.answers._seal, loaded.answers._answers,
@@ -493,7 +493,7 @@ def test_a_kit_s_words_name_neither_the_reference_s_value_nor_its_count_nor_its_
     is told so, and where the visits first differ, but not the right value, the reference's
     count or a node only the reference visits (the grader's words name all three)."""
     from grader.report.views import student_view
-    from grader.sandbox.isolation import best_level
+    from grader.sandbox.levels import best_level
     from grader.single import grade_folder
     loaded = load_kit(kit)
     folder = tmp_path / "student"

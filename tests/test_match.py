@@ -178,7 +178,7 @@ def test_stop_early_puts_the_thresholds_and_margin_into_the_series_only_when_set
 
 def test_a_clear_case_stops_early_the_same_way_each_time_and_says_so(child_script):
     from grader.play.series import play_series
-    from grader.run import SubmissionRun
+    from grader.sandbox.run import SubmissionRun
     course = load_course(DATA / "stop-early.yaml")
     check = course.tasks[0].checks[0]
     (series,) = Plan.of(course).series
@@ -336,7 +336,7 @@ def test_a_match_leaves_the_run_s_timeouts_as_it_found_them(spiel, child_script)
     it, and a timeout within the match does not stop later ordinary calls."""
     from grader.calls import Call
     from grader.play.series import play_series
-    from grader.run import SubmissionRun
+    from grader.sandbox.run import SubmissionRun
     (series,) = Plan.of(spiel).series_of[spiel.tasks[0].checks[0].id]
     series = replace(series, games=2, move_seconds=0.5, game_seconds=2.0)
     call = Call("minimax", "alphabeta", "game", ('{"kind":"connect4","columns":4,"rows":4,'

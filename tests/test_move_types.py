@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from grader.boundary import CallReply, decode
+from grader.sandbox.boundary import CallReply, decode
 from grader.games.moves import is_move_of, move_index, same_move, type_mismatch
 from grader.play import baseline, play_game
 from grader.play.players import SandboxedPlayer

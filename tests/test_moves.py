@@ -22,8 +22,9 @@ import pytest
 
 from grader.play import Limits, SandboxedPlayer, baseline, play_game, play_pair
 from grader.play.players import MOVE_IDLE_SECONDS
-from grader.sandbox.isolation import Cgroup, ResourceLimits, cgroups_work
-from grader.sandbox.launcher import process_state
+from grader.sandbox.cgroup import Cgroup, cgroups_work
+from grader.sandbox.base import ResourceLimits
+from grader.sandbox.processes import process_state
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = Path(__file__).resolve().parent / "data" / "play"
@@ -179,10 +180,10 @@ def test_a_cgroup_freezes_its_processes_and_a_frozen_one_is_killed(freezer):
 @needs_cgroups
 @pytest.mark.parametrize("freezer", ["v1", None])
 def test_a_frozen_group_left_behind_by_a_killed_grader_is_removed(monkeypatch, freezer):
-    from grader.sandbox import isolation
+    from grader.sandbox import base, cgroup
     gone = subprocess.Popen(["true"])
     gone.wait()                                   # its pid names the group: a dead grader's
-    monkeypatch.setattr(isolation, "OWNER", gone.pid)
+    monkeypatch.setattr(base, "OWNER", gone.pid)
     group = Cgroup.create(ResourceLimits(), freezer=freezer)
     if group is None or not group.can_freeze:
         pytest.skip(f"no cgroup freezer {freezer or 'v2'} here")
@@ -192,8 +193,8 @@ def test_a_frozen_group_left_behind_by_a_killed_grader_is_removed(monkeypatch, f
         while not group.pids():
             time.sleep(0.01)
         assert group.freeze()
-        monkeypatch.setattr(isolation, "OWNER", None)
-        removed = isolation.remove_stale_cgroups()
+        monkeypatch.setattr(base, "OWNER", None)
+        removed = cgroup.remove_stale_cgroups()
         assert set(group.paths) <= set(removed)
         process.wait(timeout=10)                  # killed, although it was frozen
     finally:
@@ -276,7 +277,7 @@ def test_a_tournament_forfeits_the_sleepers_moves_and_freezes_the_spinners_helpe
     CPU time)."""
     import shutil
     from grader.play.tournament import Setup, run_tournament, stage_entrants, write_reports
-    from grader.sandbox.isolation import best_level
+    from grader.sandbox.levels import best_level
     root = tmp_path / "abgaben"
     for folder in (PLAYERS / "schlaefer", PLAYERS / "hilfsprozess", KORREKT):
         shutil.copytree(folder, root / folder.name)

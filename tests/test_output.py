@@ -18,7 +18,8 @@ from grader.report.messages import Catalogue
 from grader.report.views import SHOWN_OUTPUT
 from grader.report.writers import JUNIT_OUTPUT, junit_xml, render_student
 from grader.sandbox.captured import OUTPUT_CAP
-from grader.sandbox.isolation import ResourceLimits, best_level
+from grader.sandbox.base import ResourceLimits
+from grader.sandbox.levels import best_level
 from grader.sandbox.launcher import Child
 
 from conftest import DATA, ROOT

@@ -53,7 +53,7 @@ def test_the_self_check_without_posix_gives_the_usual_feedback(kit, tmp_path, fo
 
 
 def test_the_child_runs_without_rlimits_where_there_are_none(tmp_path):
-    from grader.sandbox.launcher import stage_runner
+    from grader.sandbox.staging import stage_runner
     script = stage_runner(tmp_path / "runner")
     probe = ("import sys; sys.modules['resource'] = None; "
              f"sys.path.insert(0, {str(script.parent.parent.parent)!r}); "

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import DATA, ROOT
 
-from grader.sandbox.isolation import bubblewrap_works, container_problem
+from grader.sandbox.bubblewrap import bubblewrap_works
+from grader.sandbox.levels import container_problem
 from grader.tasks import load_course
 
 PLUGIN_DATA = DATA / "pytest-plugin"

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader.sandbox.launcher import BYTECODE_FOLDER, stage_runner
+from grader.sandbox.staging import BYTECODE_FOLDER, stage_runner
 
 
 def staged_sources(stage: Path) -> list[Path]:
@@ -69,7 +69,7 @@ def test_without_the_cache_the_runner_is_compiled_where_it_is_staged(tmp_path, m
 
 
 def test_the_kept_bytecode_is_pruned_to_the_newest(tmp_path, monkeypatch):
-    import grader.sandbox.launcher as launcher
+    import grader.sandbox.staging as staging
     monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
     kept = tmp_path / "cache" / BYTECODE_FOLDER
     kept.mkdir(parents=True, mode=0o700)
@@ -77,7 +77,7 @@ def test_the_kept_bytecode_is_pruned_to_the_newest(tmp_path, monkeypatch):
         old = kept / f"{number:064x}.{sys.implementation.cache_tag}.pyc"
         old.write_bytes(b"old")
         os.utime(old, (1_000_000 + number, 1_000_000 + number))
-    monkeypatch.setattr(launcher, "KEEP_BYTECODE", 40)
+    monkeypatch.setattr(staging, "KEEP_BYTECODE", 40)
     stage_runner(tmp_path / "stage")
     names = {p.name for p in kept.iterdir()}
     assert len(names) == 40

@@ -7,7 +7,7 @@ from math import inf
 
 import pytest
 
-from grader.boundary import CallReply, Malformed, decode
+from grader.sandbox.boundary import CallReply, Malformed, decode
 from grader.conventions.signature import fit
 from grader.report.messages import Catalogue
 from grader.report.views import student_view

@@ -8,7 +8,7 @@ its own sandboxed child (``SandboxedPlayer``, the ``play`` calling convention,
 ``sprt.py`` when a match may stop early, ``ratings.py`` the ratings with intervals, and
 ``schedule.py`` and ``tournament.py`` the class tournament (``grader tournament``).
 The flow is one-way: the child answers each "your move" with plain JSON, validated once at
-the boundary (``grader.boundary``); the referee alone keeps the game's state.
+the boundary (``grader.sandbox.boundary``); the referee alone keeps the game's state.
 """
 
 from .players import (AlphaBetaPlayer, GreedyPlayer, Move, RandomPlayer, SandboxedPlayer,

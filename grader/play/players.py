@@ -1,7 +1,7 @@
 """The players of a match, seen from the referee: each answers "your move" with a ``Move``.
 
 * ``SandboxedPlayer``: a student's submission, its search (and, where the task says so, its
-  own evaluation function) run in its own sandboxed child (``grader.run.SubmissionRun``,
+  own evaluation function) run in its own sandboxed child (``grader.sandbox.run.SubmissionRun``,
   the ``play`` calling convention); one child per player for the whole series of games,
   restarted after a crash or a timeout.
 * The built-in baselines ``random`` (seeded), ``greedy`` (one ply with the reference
@@ -42,8 +42,8 @@ from typing import Any
 from ..calls import Call, canonical
 from ..conventions.play import PlayingGame
 from ..games import make_rules
-from ..run import SubmissionRun
-from ..sandbox.isolation import best_level
+from ..sandbox.run import SubmissionRun
+from ..sandbox.levels import best_level
 
 # The reference heuristic where it is not the game's own evaluate (module docstring): game
 # kind -> name in ``reference.evaluation.EVALUATIONS``.
@@ -195,7 +195,7 @@ class SandboxedPlayer:
     the CPU time the child may spend over all the games it plays (its rlimit); the per-move
     and per-game limits are the referee's (``Limits``).
 
-    ``run``: the submission's own run (``grader.run.SubmissionRun``) to play in, as grading
+    ``run``: the submission's own run (``grader.sandbox.run.SubmissionRun``) to play in, as grading
     does: its child, budget and output are the submission's, and closing the player leaves
     the run open for its owner; without one the player starts its own.
     """
@@ -219,7 +219,7 @@ class SandboxedPlayer:
         self.owns_run = run is None
         if run is None and child_script is None:
             raise ValueError("a SandboxedPlayer needs the staged child runner "
-                             "(grader.sandbox.launcher.stage_runner) or a run to play in")
+                             "(grader.sandbox.staging.stage_runner) or a run to play in")
         if run is None:
             self.level = level or best_level()
             run = SubmissionRun(child_script, self.submission, session_seconds, self.level,

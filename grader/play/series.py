@@ -75,7 +75,7 @@ class Series:
 
 
 def play_series(series: Series, run, name: str = "student") -> dict:
-    """Plays ``series`` with the submission's ``run`` (``grader.run.SubmissionRun``, entered)
+    """Plays ``series`` with the submission's ``run`` (``grader.sandbox.run.SubmissionRun``, entered)
     against its baseline, and returns the record (module docstring)."""
     from . import Limits, SandboxedPlayer, baseline, play_pair
     player = SandboxedPlayer(run.submission, module=series.module, function=series.function,

@@ -124,7 +124,7 @@ class Arena:
     """Plays matchups with the players' children kept between them (module docstring)."""
 
     def __init__(self, setup: Setup, entrants: list[Entrant], copies: Path | None = None):
-        from ..sandbox.launcher import stage_runner
+        from ..sandbox.staging import stage_runner
         self.copies = copies             # the players' copies this arena owns (a cluster's)
         self.setup = setup
         self.entrants = {entrant.id: entrant for entrant in entrants}

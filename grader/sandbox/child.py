@@ -5,7 +5,7 @@ LIMITS [--seccomp-fd FD] [--chdir DIR] [--provides NAMES --packages DIR]`` in an
 the parent built from scratch.  ``--packages`` is the folder holding the third-party packages
 the course provides (comma-separated ``NAMES``); it goes on the import path after the standard
 library, and an import of any other third-party module is reported as such.
-With ``--seccomp-fd`` (the container level, see ``isolation.py``) it first sets
+With ``--seccomp-fd`` (the container level, see ``container.py``) it first sets
 PR_SET_NO_NEW_PRIVS and installs the seccomp program read from FD, and if that fails it answers
 every request with an error and never loads student code.  It
 reads one JSON request per line from REQUEST_FD and answers each with one JSON line on

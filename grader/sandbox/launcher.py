@@ -1,11 +1,12 @@
-"""The parent's side of a child run: stage the runner, start the child at an isolation level
-(see ``isolation.py``), send calls, enforce time limits, and clean up everything the child
-started.
+"""The parent's side of a child run: start the child at an isolation level (one module per
+level, see ``grader/sandbox/__init__.py``), send calls, enforce time limits, and clean up
+everything the child started.
 
 Whatever the level, the child is a fresh interpreter started with ``-s -S -B -u`` (no
 site-packages, no bytecode written into the student's folder, unbuffered output) with an
-environment built from scratch (PYTHONHASHSEED=0, so student code's set orders repeat), a new session, the student's folder as the only addition to its import
-path, stdin from /dev/null, stdout and stderr to pipes the parent drains (``captured.py``: what
+environment built from scratch (PYTHONHASHSEED=0, so student code's set orders repeat), a
+new session, the staged runner (``staging.py``), the student's folder as the only addition
+to its import path, stdin from /dev/null, stdout and stderr to pipes the parent drains (``captured.py``: what
 it prints is cut, never fatal), and a wall-clock limit per call after which the whole process
 tree is killed.
 """
@@ -16,234 +17,37 @@ import json
 import os
 import secrets
 import select
-import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
-from ..packages import Provision
+from .packages import Provision
+from . import bubblewrap, process
+from .base import (PACKAGE_THREADS, PACKAGES_MOUNT, RUNNER_MOUNT, ResourceLimits, base_python,
+                   seccomp_fd)
 from .captured import CapturedOutput
-from .isolation import (PACKAGE_THREADS, Cgroup, ResourceLimits, base_python, command,
-                        process_package_folder, seccomp_fd)
+from .cgroup import Cgroup
 from .portable import (THREADED_PIPES, PipeThreads, child_numbers, kill_tree,
                        process_cpu_seconds, spawn)
+from .processes import stop_processes, tree_cpu_seconds, tree_pids
 
 try:
-    from . import chroot
+    from . import container
 except ImportError:
     # pwd, grp and fcntl are missing (a student's Windows machine): the container level,
-    # the only one chroot serves, is not used there (the process level is)
-    chroot = None
+    # the only one this module serves, is not used there (the process level is)
+    container = None
 
-GRADER_DIR = Path(__file__).resolve().parent.parent
-# The only parts of the grader that run next to student code (see child.py's docstring).
-CHILD_SIDE = ("games", "conventions", "sandbox/child.py")
 REPLY_CAP = 16 << 20                    # = boundary.MAX_REPLY_BYTES (one reply line)
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100   # /proc's unit
-
-
-def runner_manifest(destination: Path) -> dict:
-    """Every file of a staged runner with the hash of its content (links and other non-files
-    recorded as such), to tell whether a submission changed it."""
-    import hashlib
-    manifest = {}
-    for path in sorted(destination.rglob("*")):
-        relative = path.relative_to(destination).as_posix()
-        if path.is_symlink() or not (path.is_file() or path.is_dir()):
-            manifest[relative] = "not a regular file"
-        elif path.is_file():
-            manifest[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return manifest
-
-
-class StagedRunner:
-    """The child-side runner staged once per batch, and staged again before a submission
-    whenever one before it changed it (possible only at the ``process`` level, where the
-    child runs as the grading user): nothing one submission writes into its runner runs in
-    a later submission's child."""
-
-    def __init__(self, destination: Path):
-        self.destination = destination
-        self.script = stage_runner(destination)
-        self.manifest = runner_manifest(destination)
-
-    def intact(self) -> Path:
-        """The child script of an unchanged runner."""
-        if runner_manifest(self.destination) != self.manifest:
-            shutil.rmtree(self.destination, ignore_errors=True)
-            self.script = stage_runner(self.destination)
-            self.manifest = runner_manifest(self.destination)
-        return self.script
 
 
 def backstop(cpu_limit: float) -> float:
     """The wall-clock limit behind a CPU-time limit: generous, for a loaded machine, and
     short enough that a child that sleeps or blocks does not hold up the batch."""
     return max(5 * cpu_limit, cpu_limit + 5)
-
-
-def tree_cpu_seconds(pid: int) -> float:
-    """User and system time of ``pid`` and its descendants (and of the children they reaped),
-    read from /proc; 0 where /proc cannot be read."""
-    parents, times = _process_table()
-    total, stack = 0.0, [pid]
-    while stack:
-        current = stack.pop()
-        total += times.get(current, 0.0)
-        stack.extend(parents.get(current, ()))
-    return total
-
-
-def tree_pids(pid: int) -> set[int]:
-    """``pid`` and its living descendants (from /proc; an orphan that its new parent, init,
-    took over is no longer among them)."""
-    parents, times = _process_table()
-    found, stack = set(), [pid]
-    while stack:
-        current = stack.pop()
-        if current in times:
-            found.add(current)
-        stack.extend(parents.get(current, ()))
-    return found
-
-
-def _process_table() -> tuple[dict[int, list[int]], dict[int, float]]:
-    """``(parent -> children, pid -> CPU seconds of it and its reaped children)`` of every
-    process in /proc (empty where /proc cannot be read)."""
-    parents: dict[int, list[int]] = {}
-    times: dict[int, float] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return parents, times
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        # the command name (field 2) may hold spaces and parentheses: split after its end
-        fields = stat[stat.rfind(b")") + 2:].split()
-        try:
-            ppid = int(fields[1])
-            ticks = int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
-        except (IndexError, ValueError):
-            continue
-        parents.setdefault(ppid, []).append(int(entry))
-        times[int(entry)] = ticks / CLOCK_TICKS
-    return parents, times
-
-
-def process_state(pid: int) -> str | None:
-    """The one-letter state of process ``pid`` (``T``: stopped), or None if it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    return stat[stat.rfind(b")") + 2:][:1].decode()
-
-
-def stop_processes(find, passes: int = 50) -> set[int]:
-    """SIGSTOP every process ``find()`` returns, again and again until all of them are seen
-    stopped (one that forked or was continued by a sibling meanwhile is stopped on the next
-    pass); the pids signalled.  Best effort: after ``passes`` the rest stays running."""
-    stopped: set[int] = set()
-    for _ in range(passes):
-        running = {pid for pid in find() if process_state(pid) not in (None, "T", "t", "Z", "X")}
-        if not running:
-            break
-        for pid in running:
-            try:
-                os.kill(pid, signal.SIGSTOP)
-                stopped.add(pid)
-            except (ProcessLookupError, PermissionError):
-                pass
-    return stopped
-
-
-def stage_runner(destination: Path) -> Path:
-    """Copy the child-side modules into ``destination/grader``, with their bytecode
-    (``stage_bytecode``); return the child script."""
-    package = destination / "grader"
-    package.mkdir(parents=True, exist_ok=True)
-    (package / "__init__.py").write_text('"""Child-side copy of the grader: games and '
-                                         'conventions only."""\n')
-    (package / "sandbox").mkdir(exist_ok=True)
-    (package / "sandbox" / "__init__.py").write_text("")
-    for part in CHILD_SIDE:
-        source = GRADER_DIR / part
-        if source.is_dir():
-            shutil.copytree(source, package / part, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        else:
-            shutil.copy2(source, package / part)
-    stage_bytecode(package)
-    return package / "sandbox" / "child.py"
-
-
-BYTECODE_FOLDER = "runner-bytecode"
-KEEP_BYTECODE = 200      # kept files (newest first); one stage has about 30
-
-
-def runner_bytecode_path(source: Path, tag: str) -> Path:
-    """Where the child's interpreter looks for ``source``'s bytecode: ``__pycache__`` beside
-    it.  Not ``importlib.util.cache_from_source``, which follows this process's
-    ``sys.pycache_prefix`` (``PYTHONPYCACHEPREFIX``, set in some CI images) to a tree outside
-    the runner folder; the child's environment is built from scratch, without a prefix, so it
-    reads the folder beside the source."""
-    return source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc"
-
-
-def stage_bytecode(package: Path) -> None:
-    """Compiled bytecode beside each staged module (``__pycache__``), so that a child, which
-    writes none (``-B``), does not compile the runner, the games and the conventions from
-    source each time it starts (about 16 ms of a child's start).  Hash-checked (PEP 552):
-    the child's interpreter uses a file only for the source it was compiled from, whatever
-    the files' times, and only if it is of the same Python version; anything else is
-    compiled from source as before.
-
-    Compiled files are kept in the cache folder (``$GRADER_CACHE_DIR/runner-bytecode``, by
-    the hash of the source and the interpreter's tag), so a self-check does not compile them
-    in the parent either.  Bytecode is code: a kept file is copied only when it is a regular
-    file of ours that nobody else can write, in a folder of the same kind; without a usable
-    cache folder each module is compiled here."""
-    import hashlib
-    import sys
-    from ..cache import keep, private_folder, prune, read_kept
-    kept_folder = private_folder(BYTECODE_FOLDER)
-    tag = sys.implementation.cache_tag
-    if tag is None:
-        return
-    added = False
-    for source in sorted(package.rglob("*.py")):
-        target = runner_bytecode_path(source, tag)
-        kept = (kept_folder / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
-                if kept_folder is not None else None)
-        target.parent.mkdir(exist_ok=True)
-        content = read_kept(kept) if kept is not None else None
-        if content is not None:
-            target.write_bytes(content)
-            continue
-        import py_compile
-        try:
-            # named by its place in the runner: the same bytes from any stage (the importing
-            # interpreter names code by where it found the source)
-            py_compile.compile(str(source), cfile=str(target),
-                               dfile=source.relative_to(package.parent).as_posix(), doraise=True,
-                               invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
-        except py_compile.PyCompileError:
-            continue        # the child reports it, as it would without bytecode
-        if kept is not None:
-            added = keep(kept, target.read_bytes()) or added
-    if added:
-        # every changed module of a new grader version adds a file; a removed file that is
-        # still needed is compiled and kept again
-        prune(kept_folder, "*.pyc", KEEP_BYTECODE)
 
 
 class Interrupted(BaseException):
@@ -310,7 +114,7 @@ class Child:
         self.cpu_base = self.final_cpu = 0.0   # CPU time of earlier (restarted) processes
         self.last_cpu = self.last_wall = 0.0    # what the last request cost
         self.uid: int | None = None                  # container level: this run's own uid
-        self.root: chroot.ChildRoot | None = None    # container level: this run's root
+        self.root: container.ChildRoot | None = None    # container level: this run's root
         self.captured = CapturedOutput()   # what it prints, over every restart
         self.threads: PipeThreads | None = None     # the pipes' readers, without select()
         self.started = 0.0
@@ -326,12 +130,12 @@ class Child:
             if self.stage / "grader" / "sandbox" / "child.py" != self.child_script:
                 raise ValueError(f"{self.child_script}: not a runner staged by stage_runner")
             env["HOME"] = "/tmp"
-            self.uid = chroot.UIDS.acquire()
+            self.uid = container.UIDS.acquire()
             try:
-                self.root = chroot.ChildRoot(base_python(), self.stage, self.submission,
+                self.root = container.ChildRoot(base_python(), self.stage, self.submission,
                                              self.uid, self.packages)
             except BaseException:
-                chroot.UIDS.release(self.uid)
+                container.UIDS.release(self.uid)
                 self.uid = None
                 raise
         request_read, self.request_write = os.pipe()
@@ -344,7 +148,7 @@ class Child:
         # what the child opens: these descriptors, or on Windows their handles
         request_number, reply_number = child_numbers([request_read, reply_write])
         try:
-            folder = (process_package_folder(self.packages, self.scratch / "packages")
+            folder = (process.process_package_folder(self.packages, self.scratch / "packages")
                       if self.level == "process" and self.packages else None)
             argv = command(self.level, self.stage, self.child_script, self.submission,
                            request_number, reply_number, self.limits, filter_fd,
@@ -379,7 +183,7 @@ class Child:
                 turn: bool = False) -> bytes:
         """Send one request (a dict, or a JSON object already encoded by ``json.dumps``);
         return the raw bytes of its reply (validated by the caller at the trust boundary,
-        ``grader.boundary``).
+        ``grader.sandbox.boundary``).
 
         The limit is the child's own CPU time (every process it started counts, via its
         cgroup or its process tree), so that a busy neighbour cannot turn into a timeout;
@@ -572,7 +376,7 @@ class Child:
         if self.cgroup is not None:
             found |= self.cgroup.pids()
         if self.uid is not None:
-            found |= set(chroot.processes_of(self.uid))
+            found |= set(container.processes_of(self.uid))
         found.discard(os.getpid())
         return found
 
@@ -666,7 +470,7 @@ class Child:
         order: nothing of the uid may still run, or write, when its root goes)."""
         try:
             if self.uid is not None:
-                chroot.kill_uid(self.uid)
+                container.kill_uid(self.uid)
             if self.cgroup is not None:
                 self.cgroup.remove()
                 self.cgroup = None
@@ -675,7 +479,7 @@ class Child:
                 self.root = None
         finally:
             if self.uid is not None:
-                chroot.UIDS.release(self.uid)
+                container.UIDS.release(self.uid)
                 self.uid = None
 
     def mark_output(self) -> None:
@@ -690,6 +494,32 @@ class Child:
         ``later_stderr`` after it, and for each the bytes dropped (``stdout_dropped``, ...)."""
         self.captured.drain()
         return self.captured.as_dict()
+
+
+def command(level: str, stage: Path, child_script: Path, submission: Path, request_fd: int,
+            reply_fd: int, limits: ResourceLimits, seccomp_fd: int | None,
+            root: Path | None = None, uid: int | None = None, packages=None,
+            package_folder: Path | None = None) -> list[str]:
+    """The argv that starts the child at ``level`` (``container``: in ``root``, as ``uid``;
+    ``packages``: the course's ``grader.sandbox.packages.Provision``, shown at ``/packages``, at the
+    process level in ``package_folder``): what every level passes the runner, then the
+    level's own module builds the rest."""
+    python = base_python() if level != "process" else sys.executable
+    child_arguments = [str(request_fd), str(reply_fd)]
+    limits_json = json.dumps(limits.as_child_argument())
+    provided: list[str] = []
+    if packages:
+        provided = ["--provides", ",".join(packages.names), "--packages",
+                    str(package_folder) if level == "process" else PACKAGES_MOUNT]
+    if level == "process":
+        return process.command(python, child_script, child_arguments, submission, limits_json,
+                               provided)
+    inside_script = f"{RUNNER_MOUNT}/{child_script.relative_to(stage).as_posix()}"
+    if level == "container":
+        return container.command(python, inside_script, child_arguments, root, uid,
+                                 seccomp_fd, limits_json, provided)
+    return bubblewrap.command(python, stage, submission, inside_script, child_arguments,
+                              limits, seccomp_fd, packages, limits_json, provided)
 
 
 def _next_check(wall_left: float, cpu_left: float) -> float:

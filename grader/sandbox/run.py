@@ -12,10 +12,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from .calls import Call, ItemOutcome, Observation
+from ..calls import Call, ItemOutcome, Observation
 from .packages import provision
-from .sandbox.isolation import ResourceLimits
-from .sandbox.launcher import Child, ChildFailure, backstop
+from .base import ResourceLimits
+from .launcher import Child, ChildFailure, backstop
 
 
 def budget_of(course) -> float:
@@ -29,7 +29,7 @@ WITHOUT_LOG = ("plain", "play")
 
 
 def observe(call: Call, reply) -> Observation:
-    """An ``Observation`` from a reply validated at the boundary (``grader.boundary``)."""
+    """An ``Observation`` from a reply validated at the boundary (``grader.sandbox.boundary``)."""
     from . import boundary
     if isinstance(reply, boundary.Malformed):
         return Observation("protocol", error={"message": reply.reason})

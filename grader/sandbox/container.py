@@ -1,5 +1,7 @@
-"""The parent's side of the ``container`` isolation level: a private uid per child and a
-per-child chroot holding only what the child needs (see ``isolation.py``).
+"""The ``container`` isolation level (for hosts where the grader runs as root but bubblewrap
+cannot make namespaces: Docker, Gradescope, many CI images): the child runs under coreutils
+``chroot --userspec`` as a private uid, in a per-child root holding only what it needs (see
+``grader/sandbox/__init__.py``).  The parent's side:
 
 * ``UidPool`` hands out unprivileged uids from a range no account uses, one per running child,
   thread-safely within this process and, through a lock file per uid, across grader processes
@@ -42,6 +44,8 @@ import time
 import zipfile
 from pathlib import Path
 
+from .base import CHILD_FLAGS, PACKAGES_MOUNT, SUBMISSION_MOUNT, owner_pid, package_entries
+
 # Far above any uid an installation hands out (useradd stops at 60000, systemd's dynamic users
 # and container mappings below 2^31), and below the 2^32-1 that means "no uid".
 UID_BASE = 1_900_000_000
@@ -55,6 +59,27 @@ DEVICES = {"null": os.makedev(1, 3), "urandom": os.makedev(1, 9)}
 
 class ContainerError(RuntimeError):
     """The container level cannot be set up here; the message says why and what to do."""
+
+
+def chroot_binary() -> str | None:
+    """coreutils chroot, also where PATH lacks the sbin folders."""
+    return shutil.which("chroot", path=os.pathsep.join(
+        [os.environ.get("PATH", ""), "/usr/sbin", "/sbin", "/usr/bin", "/bin"]))
+
+
+def command(python: str, inside_script: str, child_arguments: list[str], root: Path | None,
+            uid: int | None, seccomp_fd: int | None, limits_json: str,
+            provided: list[str]) -> list[str]:
+    """The argv of a child in its own root (``ChildRoot``) as ``uid``.  chroot sets the
+    groups, then the gid, then the uid, then execs: the interpreter never runs as root.  It
+    changes into the new root's "/"; the runner then moves to /tmp and installs the filter
+    from ``SECCOMP_FD`` itself."""
+    if root is None or uid is None or seccomp_fd is None:
+        raise ValueError("the container level needs a root, a uid and the filter's fd")
+    return [chroot_binary() or "chroot", f"--userspec={uid}:{uid}", f"--groups={uid}",
+            str(root), python, *CHILD_FLAGS, inside_script, *child_arguments,
+            SUBMISSION_MOUNT, limits_json, "--seccomp-fd", str(seccomp_fd),
+            "--chdir", "/tmp", *provided]
 
 
 def _lock_directory() -> Path:
@@ -300,7 +325,6 @@ def workspace() -> Path:
     if _workspace is None:
         # Named like a batch's temporary folder, so that the next run removes it if this
         # process is killed before its atexit handler runs (batch.remove_stale_temporaries).
-        from .isolation import owner_pid
         _workspace = Path(tempfile.mkdtemp(prefix=f"grader-batch-{owner_pid()}-container-"))
         os.chmod(_workspace, 0o700)
         atexit.register(shutil.rmtree, _workspace, True)
@@ -323,7 +347,7 @@ def remove_workspace() -> None:
 
 def runtime_template(python: str, packages=None) -> Path:
     """The read-only runtime tree for ``python`` with the course's ``packages`` (a
-    ``grader.packages.Provision``), built on first use (cached per interpreter and packages)."""
+    ``grader.sandbox.packages.Provision``), built on first use (cached per interpreter and packages)."""
     key = (python, packages.entries if packages else ())
     with _templates_lock:
         if key not in _templates:
@@ -335,7 +359,6 @@ def _add_packages(tree: "_Tree", packages) -> None:
     """The packages' files and folders, root-owned and read-only, under ``/packages``, and
     the shared libraries outside them that their extension modules load (libraries they
     bring along, such as ``numpy.libs``, are found inside through ``$ORIGIN``)."""
-    from .isolation import PACKAGES_MOUNT, package_entries
     entries = package_entries(packages)
     if not entries:
         return
