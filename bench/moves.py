@@ -73,14 +73,14 @@ def _measured_arena(setup: dict, entrants: list) -> None:
     and its own CPU time logged when it ends (after its arena closed)."""
     import multiprocessing.util
     import resource
-    from grader.play import tournament
+    from grader.play import arena
     _measure_children()
 
     def own_cpu():
         usage = resource.getrusage(resource.RUSAGE_SELF)
         _log({"arena_cpu": usage.ru_utime + usage.ru_stime})
     multiprocessing.util.Finalize(None, own_cpu, exitpriority=1)
-    tournament._start_arena(setup, entrants)
+    arena._start_arena(setup, entrants)
 
 
 def one_run(tree: Path, jobs: int) -> dict:
@@ -91,9 +91,9 @@ def one_run(tree: Path, jobs: int) -> dict:
     import resource
     from concurrent.futures import ProcessPoolExecutor
     from dataclasses import asdict
-    from grader.play import tournament
-    from grader.play.tournament import (playable_task, run_tournament, setup_from_task,
-                                        stage_entrants)
+    from grader.play import arena
+    from grader.play.entrants import playable_task, setup_from_task, stage_entrants
+    from grader.play.tournament import run_tournament
     from grader.sandbox import launcher
     from grader.sandbox.levels import best_level
     from grader.tasks import load_course
@@ -105,7 +105,7 @@ def one_run(tree: Path, jobs: int) -> dict:
             max_workers=play.jobs, mp_context=multiprocessing.get_context("spawn"),
             initializer=_measured_arena,
             initargs=(asdict(play.setup), [asdict(e) for e in play.entrants]))
-    tournament.LocalPlay._make_pool = measured_pool
+    arena.LocalPlay._make_pool = measured_pool
 
     course = load_course(TURNIER / "tasks")
     setup = setup_from_task(course, playable_task(course), pairs=1, level=best_level())

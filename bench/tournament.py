@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.play.tournament import (playable_task, run_tournament,  # noqa: E402
-                                    setup_from_task, stage_entrants)
+from grader.play.entrants import playable_task, setup_from_task, stage_entrants
+from grader.play.tournament import run_tournament
 from grader.sandbox.levels import best_level  # noqa: E402
 from grader.tasks import load_course  # noqa: E402
 

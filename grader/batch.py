@@ -29,7 +29,9 @@ from .hand.variants import identities
 from .sandbox.run import budget_of
 from .notes import Note
 from .report.messages import Catalogue
-from .report.writers import write_atomically, write_batch, write_files, write_student
+from .report.files import write_atomically, write_files
+from .lms.exports import write_batch
+from .report.writers import write_student
 from .sandbox import launcher
 from .sandbox.base import alive
 from .sandbox.cgroup import remove_stale_cgroups
@@ -184,8 +186,8 @@ def grade_batch(course, root: Path, out: Path, jobs: int, catalogue: Catalogue,
     (``grader.worker``), or on the Dask cluster whose scheduler is at ``cluster``
     (``grader.cluster``; raises its ClusterError when it cannot be used, before anything is
     written); write each one's reports as it arrives, then the batch's exports.  With a
-    ``roster`` (``report.roster.Roster``) moodle.csv names Moodle users; with a ``handback``
-    (``report.handback.Handback``) the summary lists the participants it leaves to a person
+    ``roster`` (``lms.roster.Roster``) moodle.csv names Moodle users; with a ``handback``
+    (``lms.handback.Handback``) the summary lists the participants it leaves to a person
     and moodle.csv writes grades on its scale."""
     started = time.monotonic()
     remove_stale_cgroups()

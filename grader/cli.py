@@ -414,7 +414,7 @@ def _sheets_parser(command) -> None:
 def cmd_sheets(args) -> int:
     from .hand.sheets import SheetsError, from_folder, from_names, from_roster, write_sheets
     from .report.messages import Catalogue
-    from .report.roster import RosterError
+    from .lms.roster import RosterError
     err = _console(stderr=True)
     course = _load(args.tasks, err)
     if course is None:
@@ -631,8 +631,9 @@ def cmd_tournament(args) -> int:
 def _tournament(args) -> int:
     import tempfile
     from .cluster import ClusterError
-    from .play.tournament import (TournamentError, playable_task, run_tournament, seated,
-                                  setup_from_task, stage_entrants, write_reports)
+    from .play.entrants import TournamentError, playable_task, setup_from_task, stage_entrants
+    from .play.tournament import run_tournament, seated
+    from .report.tournament import write_reports
     from .report.safe import terminal_text
     from .submissions import tasks_hash
     err = _console(stderr=True)
@@ -684,7 +685,8 @@ def _tournament(args) -> int:
                 err.print(f"[{done[0]}/{done[1]}] {terminal_text(matchup.a)} - "
                           f"{terminal_text(matchup.b)}: {what}", markup=False,
                           highlight=False)
-            from .play.tournament import ClusterPlay, Progress
+            from .play.arena import ClusterPlay
+            from .play.tournament import Progress
             executor = (ClusterPlay(setup, entrants, args.cluster) if args.cluster
                         else None)
             try:
@@ -748,7 +750,7 @@ def cmd_merge(args) -> int:
 
 
 def cmd_gradescope(args) -> int:
-    from .gradescope import build_autograder
+    from .lms.gradescope import build_autograder
     from .wheel import WheelError
     err = _console(stderr=True)
     checked = _checked_course(args.tasks, args, err)
@@ -770,7 +772,7 @@ def cmd_gradescope(args) -> int:
 
 
 def cmd_gradescope_run(args) -> int:
-    from .gradescope import run
+    from .lms.gradescope import run
     try:
         return run(Path(args.root), args.lang)
     except OSError as error:   # results.json could not be written
@@ -783,7 +785,7 @@ def _closing_line(err, done: str, outcome, course, out, items=()) -> None:
     """What a batch or a merge did: how many, the average of the grades given, who needs a
     person (submissions, and the hand-back's ``items``: participants left without a grade),
     where."""
-    from .report.exports import has_grade
+    from .report.grades import has_grade
     from .report.writers import needs_person
     results = outcome.results
     attention = sum(1 for r in results if needs_person(r))
@@ -958,7 +960,7 @@ def _grade_folder(args, checked, root: Path, err) -> int:
         return EXIT_BAD_INPUT
 
     def line(result, done, total):
-        from .report.exports import has_grade
+        from .report.grades import has_grade
         score = f"{result.score:g}" if has_grade(result) else "—"   # a person grades it
         return (f"[{done}/{total}] {terminal_text(result.student)}: "
                 f"{score}/{result.max_score:g}")
@@ -1015,11 +1017,11 @@ def _grade_folder(args, checked, root: Path, err) -> int:
 
 
 def _worksheet(path: str | None, err):
-    """The worksheet (``report.moodle.Worksheet``), None without one, False (after saying
+    """The worksheet (``lms.moodle.Worksheet``), None without one, False (after saying
     why) when it is unusable: checked before anything is graded."""
     if path is None:
         return None
-    from .report.moodle import Worksheet, WorksheetError
+    from .lms.moodle import Worksheet, WorksheetError
     try:
         return Worksheet(Path(path).read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, WorksheetError) as error:
@@ -1028,10 +1030,10 @@ def _worksheet(path: str | None, err):
 
 
 def _handback(worksheet, roster, scale, course, err):
-    """The batch's hand-back (``report.handback.Handback``), after saying loudly what its
+    """The batch's hand-back (``lms.handback.Handback``), after saying loudly what its
     scale does to the grades; None (after saying why) when the course's points cannot be
     written on the LMS's scale: checked before anything is graded."""
-    from .report.handback import Handback
+    from .lms.handback import Handback
     handback = Handback(worksheet or None, roster or None, scale)
     refusals, warnings = handback.problems(course.max_score)
     for line in warnings:
@@ -1047,9 +1049,9 @@ def _handback(worksheet, roster, scale, course, err):
 
 def _write_worksheet(sheet, results, catalogue, out: Path, scale) -> list[str]:
     """Write the filled-in worksheet (what it leaves to a person is listed at the end)."""
-    from .report.exports import grade_comment
-    from .report.handback import fill, match_worksheet
-    from .report.writers import write_atomically
+    from .report.grades import grade_comment
+    from .lms.handback import fill, match_worksheet
+    from .report.files import write_atomically
     fill(sheet, match_worksheet(sheet, results), scale,
          lambda result: grade_comment(result, catalogue))
     try:
@@ -1063,7 +1065,7 @@ def _needs_person(err, results, items, out) -> None:
     """At the end of a batch, everything a person must decide, one line each, in the
     terminal's language (English): the submissions that could not be graded as handed in
     or carry a note that needs a decision, then the hand-back's participants without a grade
-    and folders no one got (``report.handback``).  The harmless notes stay on the summary
+    and folders no one got (``lms.handback``).  The harmless notes stay on the summary
     page."""
     from .notes import needs_person
     from .report.messages import Catalogue
@@ -1117,7 +1119,7 @@ def _lms_options(command: argparse.ArgumentParser) -> None:
 
 
 def _scale(text: str):
-    from .report.handback import Scale
+    from .lms.handback import Scale
     try:
         return Scale.parse(text)
     except ValueError as error:
@@ -1139,7 +1141,7 @@ def _roster(path: str | None, err):
     unusable: checked before anything is graded."""
     if path is None:
         return None
-    from .report.roster import RosterError, read_roster
+    from .lms.roster import RosterError, read_roster
     try:
         return read_roster(path)
     except RosterError as error:
@@ -1155,10 +1157,10 @@ def _write_lms(args, results, catalogue, out: Path, err, worksheet=None,
     ``--lms``; with the worksheet, Moodle's zip reaches the participants it matched, every
     member of a team), with what they leave out printed in English (the files are in the
     course's language); returns what could not be written."""
-    from .report import ilias, moodle
+    from .lms import handback, ilias, moodle
+    from .report.files import write_atomically
     from .report.messages import Catalogue
     from .report.safe import terminal_text
-    from .report.writers import write_atomically
     english = Catalogue("en")
     to_moodle = args.lms == "moodle" or (args.lms == "auto"
                                          and moodle.looks_like_download(results))
@@ -1168,7 +1170,7 @@ def _write_lms(args, results, catalogue, out: Path, err, worksheet=None,
     if to_moodle:
         # the zip holds the pages as written; the catalogue says only what was left out
         files["moodle-feedback.zip"], problems["moodle-feedback.zip"] = \
-            moodle.feedback_zip(results, out, english, worksheet or None, roster)
+            handback.feedback_zip(results, out, english, worksheet or None, roster)
     if to_ilias:
         status_text, _ = ilias.status_csv(results, catalogue, args.ilias_pass)
         files["ilias-status.csv"] = status_text
@@ -1265,8 +1267,9 @@ def cmd_check(args) -> int:
         lines += [("", "", ""), ("", "", catalogue.text("ui.hidden_not_run", count=hidden))]
     # one print of all lines: rich's work per call is most of printing a line
     console.print(markup(render(lines, width)))
-    from .report.exports import points_line
-    from .report.writers import junit_xml, write_atomically, write_student
+    from .report.grades import points_line
+    from .report.writers import junit_xml, write_student
+    from .report.files import write_atomically
     written = write_student(_check_out(args.out, folder), result, course, catalogue, view)
     write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
     console.print(markup(render([
@@ -1282,7 +1285,7 @@ def cmd_check(args) -> int:
 
 
 def _write_classroom_result(path: str, result, course, catalogue, err) -> bool:
-    from .report.classroom import reporter_result, write_result
+    from .lms.classroom import reporter_result, write_result
     try:
         write_result(Path(path), reporter_result(result, course, catalogue))
     except OSError as error:
@@ -1292,8 +1295,8 @@ def _write_classroom_result(path: str, result, course, catalogue, err) -> bool:
 
 
 def cmd_classroom(args) -> int:
-    from .report.classroom import PLACEHOLDER_INSTALL, WorkflowError, workflow
-    from .report.writers import write_atomically
+    from .lms.classroom import PLACEHOLDER_INSTALL, WorkflowError, workflow
+    from .report.files import write_atomically
     err = _console(stderr=True)
     if args.kit:
         from .kit import KitError, load_kit

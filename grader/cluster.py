@@ -61,7 +61,8 @@ class ClusterTaskFailed(WorkerDied):
     the batch's sandbox level, ...): an internal-error result for that submission."""
 
 
-def _distributed():
+def distributed_package():
+    """Dask's ``distributed``, imported now, or ClusterError saying how to install it."""
     try:
         import distributed
     except ImportError as error:
@@ -73,7 +74,7 @@ def _distributed():
 
 def connect(address: str):
     """A ``distributed.Client`` of the scheduler at ``address``, or ClusterError."""
-    distributed = _distributed()
+    distributed = distributed_package()
     from distributed.comm.addressing import resolve_address
     try:
         # A malformed address or an unknown host is refused here, at once (a Client made
@@ -150,7 +151,8 @@ class SandboxUnavailable(RuntimeError):
     """The batch's isolation level does not work on this worker."""
 
 
-def _level_problem(level: str) -> str | None:
+def level_problem(level: str) -> str | None:
+    """Why ``level`` cannot be used on this machine (a worker), or None where it works."""
     from .sandbox.bubblewrap import bubblewrap_works
     from .sandbox.levels import container_problem
     if level == "bubblewrap" and not bubblewrap_works():
@@ -174,7 +176,7 @@ def grade_on_worker(batch: str, context: Context, submission: Submission,
                     previous: dict | None, entries: tuple, problem: str | None,
                     notes: tuple) -> Outcome:
     """The task a worker runs for one submission (the copy its batch process staged)."""
-    problem_here = _level_problem(context.level)
+    problem_here = level_problem(context.level)
     if problem_here is not None:
         raise SandboxUnavailable(f"worker {_worker_name()} cannot grade at the "
                                  f"'{context.level}' isolation level this batch uses: "
@@ -308,7 +310,7 @@ class ClusterPool:
     def run(self, jobs: list, receive) -> None:
         """Grade ``jobs`` ((submission, previous hashes) pairs); ``receive(outcome, job)``
         gets each outcome as it arrives and may return a job to queue again."""
-        distributed = _distributed()
+        distributed = distributed_package()
         queue = list(reversed(jobs))
         arrivals = distributed.as_completed(loop=self.client.loop)
         while queue or self.pending:

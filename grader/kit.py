@@ -310,7 +310,7 @@ def build_kit(course: Course, book, out: Path, wheel: bool = True,
               salt: bytes | None = None) -> list[Path]:
     """Write the kit into ``out`` (created); the files written.  ``salt``: the seal's (random
     unless given; with the same salt the same course gives the same bytes)."""
-    from .report.writers import write_atomically
+    from .report.files import write_atomically
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -335,7 +335,7 @@ def _entry_script(course: Course) -> str:
     """check.py, with its few messages in both languages (the course's unless the student
     passes --lang): placeholders stay ``{folder}`` etc. for the script's ``str.format``."""
     from .report.messages import Catalogue
-    from .report.writers import TEMPLATES
+    from .report.templating import TEMPLATES
     placeholders = {name: "{" + name + "}" for name in ("folder", "wheel", "error", "code")}
     texts = {language: {key: Catalogue(language).text(f"kit.{key}", **placeholders)
                         for key in ("installing", "no_venv", "install_failed")}

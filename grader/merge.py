@@ -24,7 +24,8 @@ from pathlib import Path
 
 from .batch import STATE_FILE, result_from_state
 from .report.messages import LANGUAGES, Catalogue
-from .report.writers import BATCH_RECORD, write_batch
+from .report.writers import BATCH_RECORD
+from .lms.exports import write_batch
 from .submissions import tasks_hash
 
 
@@ -243,7 +244,7 @@ class MergeOutcome:
 def merge(folders: list[Path], out: Path, course, tasks_path: str,
           language: str | None = None, roster=None, handback=None) -> MergeOutcome:
     """Check every shard, then copy the student folders into ``out`` and write the batch's
-    exports there (moodle.csv after ``roster``, see ``report.roster``, when one is given).
+    exports there (moodle.csv after ``roster``, see ``lms.roster``, when one is given).
     Raises ``MergeError`` (before anything is written) if the shards do not make one complete
     run."""
     outputs = read_records(folders)

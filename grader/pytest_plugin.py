@@ -126,7 +126,7 @@ def pytest_configure(config) -> None:
 GRADING_MODULES = ("grader.tasks", "grader.answers.book", "grader.cli", "grader.single",
                    "grader.grading", "grader.sandbox.run", "grader.submissions",
                    "grader.sandbox.launcher", "grader.sandbox.levels",
-                   "grader.report.views", "grader.report.messages", "grader.report.exports",
+                   "grader.report.views", "grader.report.messages", "grader.report.grades",
                    "grader.report.safe", "grader.report.writers")
 
 
@@ -372,7 +372,7 @@ class Grading:
         """The terminal summary: the points line, and a submission-level problem if any."""
         if self.result is None:
             return [self.not_graded_text()]
-        from .report.exports import points_text
+        from .report.grades import points_text
         catalogue = self.catalogue
         lines = [catalogue.text("ui.pytest_points", score=points_text(self.result.score),
                                 maximum=points_text(self.result.max_score),
@@ -534,7 +534,7 @@ class CheckItem(pytest.Item):
         self.config.stash[GRADING].run(self)
 
     def runtest(self) -> None:
-        from .report.exports import points_text
+        from .report.grades import points_text
         grading = self.config.stash[GRADING]
         verdict = grading.verdicts.get(self.check.id)
         score = verdict.score if verdict is not None else 0.0

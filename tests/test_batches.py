@@ -183,14 +183,14 @@ def test_a_grader_failure_on_one_submission_is_its_internal_error_and_the_batch_
 
 
 def test_one_export_that_cannot_be_written_does_not_keep_the_others_back(tmp_path, monkeypatch):
-    from grader.report import writers
+    from grader.lms import exports
     submissions, out = tmp_path / "submissions", tmp_path / "out"
     submissions.mkdir()
     shutil.copytree(ROOT / "submissions" / "korrekt", submissions / "korrekt")
 
     def broken(*args, **kwargs):
         raise OSError("disk full")
-    monkeypatch.setattr(writers, "summary_html", broken)
+    monkeypatch.setattr(exports, "summary_html", broken)
     status = main(["grade", "--tasks", str(DATA / "hostile" / "tasks.yaml"), "--submissions",
                    str(submissions), "--out", str(out), "--allow-weak-sandbox"])
     assert status == 1

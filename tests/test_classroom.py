@@ -20,7 +20,7 @@ from conftest import DATA, ROOT
 from grader.checks.verdict import failed, passed
 from grader.cli import main
 from grader.grading import SubmissionResult
-from grader.report.classroom import reporter_result, write_result
+from grader.lms.classroom import reporter_result, write_result
 from grader.report.messages import Catalogue
 
 SCHEMA = DATA / "classroom" / "github-workflow.json"

@@ -265,7 +265,7 @@ def test_a_worker_without_the_batch_sandbox_level_or_packages_grades_nothing(
                                                                     korrekt, "folder"),
                                        None, cluster_module.bundle(korrekt), None, ())
     assert "install it on every worker" in cluster_module._describe(
-        cluster_module.SandboxUnavailable(cluster_module._level_problem("bubblewrap")))
+        cluster_module.SandboxUnavailable(cluster_module.level_problem("bubblewrap")))
     # Nor with a package the course provides missing there: its students' imports would fail.
     monkeypatch.setattr(bubblewrap, "bubblewrap_works", lambda: True)
     without = replace(context, level="process",

@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ElementTree
 
 from grader.checks.verdict import failed
 from grader.grading import SubmissionResult
-from grader.report.exports import ilias_csv, moodle_csv
+from grader.lms.ilias import ilias_csv
+from grader.lms.moodle import moodle_csv
 from grader.report.messages import Catalogue
 from grader.report.safe import csv_cell, terminal_text, xml_text
 from grader.report.writers import gradebook_csv, junit_xml
@@ -72,7 +73,7 @@ def test_the_helpers_leave_ordinary_text_alone():
 def test_report_files_are_as_readable_as_the_umask_allows(tmp_path):
     import os
 
-    from grader.report.writers import write_atomically
+    from grader.report.files import write_atomically
     old = os.umask(0o027)
     try:
         write_atomically(tmp_path / "group.html", "<p>x</p>")

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA, ROOT
 
-from grader.report.writers import TEMPLATES
+from grader.report.templating import TEMPLATES
 from grader.sandbox.bubblewrap import bubblewrap_works
 from grader.tasks import load_course
 

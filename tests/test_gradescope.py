@@ -206,7 +206,7 @@ def test_an_empty_submission_scores_zero_with_every_check_listed(autograder, tmp
 
 def test_at_the_process_level_the_hidden_checks_are_withheld_and_it_says_so(autograder,
                                                                             tmp_path, course):
-    from grader.gradescope import run
+    from grader.lms.gradescope import run
     root = gradescope_root(tmp_path, autograder, files_of("korrekt"))
     log = tmp_path / "stdout"
     with log.open("w") as out:

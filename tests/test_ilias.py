@@ -11,7 +11,7 @@ import pytest
 
 from grader.cli import main
 from grader.grading import SubmissionResult
-from grader.report.ilias import Member, feedback_zip, status, status_csv
+from grader.lms.ilias import Member, feedback_zip, status, status_csv
 from grader.report.messages import Catalogue
 
 from conftest import ROOT
@@ -186,7 +186,7 @@ def test_an_ilias_download_gets_its_status_file_and_multi_feedback_zip(tmp_path,
 
 def test_ilias_csv_says_login_only_where_it_holds_logins(course):
     from grader.grading import SubmissionResult
-    from grader.report.exports import ilias_csv
+    from grader.lms.ilias import ilias_csv
     from grader.report.messages import Catalogue
     mixed = [SubmissionResult("Mustermann_Max_mmuster_6171", []), SubmissionResult("korrekt", [])]
     header = ilias_csv(mixed, course, Catalogue("en")).lstrip("\ufeff").split("\r\n")

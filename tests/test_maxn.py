@@ -209,7 +209,8 @@ def test_the_text_tree_shows_players_and_vectors(three_player):
 
 def render_svg(layout) -> str:
     """The tree as the feedback page draws it (the page imports the same macro)."""
-    from grader.report.writers import TEMPLATES, _ui
+    from grader.report.templating import TEMPLATES
+    from grader.report.writers import _ui
     page = TEMPLATES.from_string('{% from "tree.svg.j2" import tree_svg %}{{ tree_svg(t, ui) }}')
     return page.render(t=layout, ui=_ui(Catalogue("en"), True))
 

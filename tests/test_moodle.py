@@ -13,8 +13,9 @@ import pytest
 from grader.cli import main
 from grader.grading import SubmissionResult
 from grader.report.messages import Catalogue
-from grader.report.moodle import WorksheetError, feedback_zip, fill_worksheet, participant
-from grader.report.roster import RosterError, read_roster
+from grader.lms.moodle import WorksheetError, participant
+from grader.lms.handback import feedback_zip, fill_worksheet
+from grader.lms.roster import RosterError, read_roster
 
 from conftest import ROOT
 from test_submissions import moodle_download
@@ -122,7 +123,7 @@ def test_a_grade_is_written_on_the_worksheet_s_maximum_as_moodle_rounds(maximum,
 def test_rounding_is_half_away_from_zero_as_php_s_number_format():
     from decimal import Decimal
 
-    from grader.report.moodle import on_scale
+    from grader.lms.moodle import on_scale
     assert on_scale(1, 8, Decimal(1), 3) == Decimal("0.125")
     assert on_scale(1, 8, Decimal(1), 2) == Decimal("0.13"), "not banker's rounding (0.12)"
     assert on_scale(1, 3, Decimal(10), 2) == Decimal("3.33")

@@ -276,7 +276,9 @@ def test_a_tournament_forfeits_the_sleepers_moves_and_freezes_the_spinners_helpe
     helper spins, and the random baseline (python bench/moves.py measures its wall and
     CPU time)."""
     import shutil
-    from grader.play.tournament import Setup, run_tournament, stage_entrants, write_reports
+    from grader.play.entrants import Setup, stage_entrants
+    from grader.play.tournament import run_tournament
+    from grader.report.tournament import write_reports
     from grader.sandbox.levels import best_level
     root = tmp_path / "abgaben"
     for folder in (PLAYERS / "schlaefer", PLAYERS / "hilfsprozess", KORREKT):

@@ -13,9 +13,11 @@ import pytest
 
 from grader.cli import main
 from grader.grading import SubmissionResult
-from grader.report.exports import ilias_csv, moodle_csv, points_text
+from grader.lms.ilias import ilias_csv
+from grader.lms.moodle import moodle_csv
+from grader.report.grades import points_text
 from grader.report.messages import Catalogue
-from grader.report.moodle import fill_worksheet
+from grader.lms.handback import fill_worksheet
 from grader.report.writers import gradebook_csv
 from grader.submissions import (MAX_ENTRIES, MAX_NESTING, UnpackStats, _arrange, find, stage,
                                 unpack)

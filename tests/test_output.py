@@ -133,7 +133,8 @@ PRINTERS = 4
 
 
 def test_a_player_printing_16_kb_per_move_forfeits_no_game_in_a_16_player_tournament(tmp_path):
-    from grader.play.tournament import Setup, run_tournament, stage_entrants
+    from grader.play.entrants import Setup, stage_entrants
+    from grader.play.tournament import run_tournament
     submissions = tmp_path / "abgaben"
     for number in range(1, PRINTERS + 1):
         shutil.copytree(OUTPUT / "spieler-mit-ausgaben", submissions / f"drucker-{number}")

@@ -14,9 +14,10 @@ import pytest
 from grader.cli import main
 from grader.play.ratings import separated
 from grader.play.schedule import round_robin, swiss_round
-from grader.play.tournament import (JOURNAL, Entrant, Progress, Setup, TournamentError,
-                                    playable_task, run_tournament, setup_from_task,
-                                    stage_entrants)
+from grader.play.record import JOURNAL
+from grader.play.entrants import (Entrant, Setup, TournamentError, playable_task,
+                                  setup_from_task, stage_entrants)
+from grader.play.tournament import Progress, run_tournament
 from grader.tasks import load_course
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -213,7 +214,7 @@ def test_the_ranking_follows_the_known_strengths(tournament):
 
 def test_a_dask_cluster_plays_the_same_games_as_local_arenas(tmp_path):
     import distributed
-    from grader.play.tournament import ClusterPlay
+    from grader.play.arena import ClusterPlay
     entrants, _ = stage_entrants(TURNIER / "submissions", tmp_path / "staged",
                                  ("minimax", "evaluation"), ["random", "alphabeta:1"])
     entrants = [e for e in entrants if e.id in ("random", "alphabeta:1", "fenster", "text")]
@@ -289,7 +290,7 @@ def test_sampled_rounds_draw_new_opponents_whatever_the_results(tmp_path):
 
 
 def test_the_leaderboard_lists_who_was_left_out_for_a_person(tmp_path):
-    from grader.play.tournament import write_reports
+    from grader.report.tournament import write_reports
     left_out = [{"name": "<b>kaputt.zip", "problem": "not a zip archive"}]
     outcome = run_tournament(baseline_setup(), baseline_entrants(BASELINES[:2]), tmp_path,
                              left_out=left_out)
@@ -319,7 +320,7 @@ def test_the_command_offers_every_schedule_without_importing_the_players():
 
 
 def test_a_new_tournament_in_the_same_folder_leaves_no_page_of_a_player_it_has_not(tmp_path):
-    from grader.play.tournament import write_reports
+    from grader.report.tournament import write_reports
     write_reports(tmp_path, run_tournament(baseline_setup(), baseline_entrants(), tmp_path))
     before = sorted(p.name for p in (tmp_path / "players").iterdir())
     write_reports(tmp_path, run_tournament(baseline_setup(), baseline_entrants(BASELINES[:2]),

@@ -25,7 +25,7 @@ from grader.games import make_rules
 from grader.play import Limits, SandboxedPlayer, baseline, play_pair
 from grader.play.ratings import leaderboard, rate, separated
 from grader.report.tournament import RECORD_FORMAT, player_files, tournament_files
-from grader.report.writers import write_atomically
+from grader.report.files import write_atomically
 
 from conftest import CHROMEDRIVER, CHROMIUM, NO_BROWSER, open_page
 

@@ -127,7 +127,7 @@ def test_a_name_no_legal_path_leads_to_keeps_only_its_name_and_is_escaped():
     view = picture_view({"picture": picture})
     assert view["rows"][2]["expected_position"]["rows"] == ["XXO", "OX.", "..O"]
     assert view["rows"][2]["observed_position"] is None
-    from grader.report.writers import TEMPLATES
+    from grader.report.templating import TEMPLATES
     page = TEMPLATES.from_string(
         '{% from "positions.html.j2" import node_cell %}'
         "{{ node_cell(name, None, legend, ui) }}").render(

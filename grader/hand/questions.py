@@ -137,6 +137,23 @@ def _asked(check, answer, default: str) -> list:
     return [n for n in order if n in set(nodes)]
 
 
+def questions_of(task, answer: dict) -> list[dict]:
+    """The task's questions as the sheet, the form and the Moodle export ask them: kind,
+    points, and the nodes they are about."""
+    result = []
+    for check in task.checks:
+        if not check.kind.startswith("hand-"):
+            continue
+        entry = {"kind": check.kind, "points": check.points, "hidden": check.visibility
+                 != "visible", "function": check.function}
+        if check.kind in ("hand-values", "hand-intervals", "hand-returns"):
+            entry["nodes"] = _asked(check, answer, "inner")
+        elif check.kind == "hand-order":
+            entry["nodes"] = list(check.option("nodes") or ())
+        result.append(entry)
+    return result
+
+
 def _problems_of(reading, question) -> dict:
     """The unreadable entries of a question, by line (a field without an answer but with a
     problem says what was wrong where)."""

@@ -12,7 +12,7 @@ where it draws no variants) and, in ``OUT``:
 * ``solutions/<task>-<code>.html``: the instructor's solution page of each variant;
 * ``index.html`` and ``variants.csv``: who has which variant, with links;
 * ``moodle-questions.xml``: every variant as a Cloze question of a Moodle question bank
-  (``grader.report.moodle_questions``).
+  (``grader.lms.moodle_questions``).
 
 The student's key is the one grading looks the tree up by (see ``grader.hand.variants``).
 """
@@ -65,9 +65,9 @@ def _unique(students: list) -> list:
 
 
 def from_roster(path) -> list[Student]:
-    """Everyone on a roster (``grader.report.roster``): keyed by the roster's identifier,
+    """Everyone on a roster (``grader.lms.roster``): keyed by the roster's identifier,
     the column moodle.csv uses; the sheet prints the full name."""
-    from ..report.roster import read_roster
+    from ..lms.roster import read_roster
     roster = read_roster(path)
     students, missing = [], []
     for person in roster.people:
@@ -136,24 +136,6 @@ def call_for(task, key: str):
     return call
 
 
-def questions_of(task, answer: dict) -> list[dict]:
-    """The task's questions as the sheet, the form and the Moodle export ask them: kind,
-    points, and the nodes they are about."""
-    from .questions import _asked
-    result = []
-    for check in task.checks:
-        if not check.kind.startswith("hand-"):
-            continue
-        entry = {"kind": check.kind, "points": check.points, "hidden": check.visibility
-                 != "visible", "function": check.function}
-        if check.kind in ("hand-values", "hand-intervals", "hand-returns"):
-            entry["nodes"] = _asked(check, answer, "inner")
-        elif check.kind == "hand-order":
-            entry["nodes"] = list(check.option("nodes") or ())
-        result.append(entry)
-    return result
-
-
 # -- writing -----------------------------------------------------------------------------
 
 def write_sheets(course, students: list[Student], out: Path, catalogue, answers,
@@ -161,8 +143,10 @@ def write_sheets(course, students: list[Student], out: Path, catalogue, answers,
     """Everything ``grader sheets`` writes (see the module docstring); returns a summary:
     ``students``, ``variants`` (distinct trees per task) and ``files`` written."""
     from ..report.hand import blank, labels_of, solution
-    from ..report.writers import TEMPLATES, write_atomically
+    from ..report.templating import TEMPLATES
+    from ..report.files import write_atomically
     from .questions import drawing as drawing_of
+    from .questions import questions_of
     out = Path(out)
     tasks = hand_tasks(course, task_id)
     words = _words(catalogue)
@@ -215,7 +199,7 @@ def write_sheets(course, students: list[Student], out: Path, catalogue, answers,
     write_atomically(out / "variants.csv", _variants_csv(rows))
     written += 2
     if moodle:
-        from ..report.moodle_questions import moodle_questions
+        from ..lms.moodle_questions import moodle_questions
         xml = moodle_questions(course, tasks, answers, catalogue,
                                [call_for(task, s.key) for task in tasks for s in students])
         write_atomically(out / "moodle-questions.xml", xml)

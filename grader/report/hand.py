@@ -16,11 +16,7 @@ MARGIN = 34
 LABEL_WIDTH = 52
 MARKS = ("right", "follow-on", "wrong", "missing")
 SYMBOLS = {"MAX": "▲", "MIN": "▼", "CHANCE": "◯"}
-
-
 SHEET_GAP = 44           # a sheet's leaves need room for their values only
-
-
 SHEET_ROW = 62
 
 
@@ -209,12 +205,9 @@ def labels_of(catalogue) -> dict:
         "first", "cut", "title")}
 
 
-def task_picture(verdicts: list, task, catalogue, for_student: bool, now=None) -> dict | None:
-    """The picture a student's page shows above a hand task's table, or None."""
-    from .views import hidden_now
-    hand = [v for v in verdicts if v.reason == "hand"]
-    if for_student:
-        hand = [v for v in hand if not hidden_now(v.check, task, now)]
+def task_picture(hand: list, catalogue) -> dict | None:
+    """The picture a page shows above a hand task's table, or None: of the verdicts ``hand``
+    (the hand checks' that the page may show: ``views.hidden_now`` decides)."""
     labels = labels_of(catalogue)
     foreign = next((v.facts for v in hand if v.facts.get("variant_given")), None)
     note = catalogue.text("hand.foreign", given=foreign["variant_given"],

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import re
+from pathlib import Path
 
 from jinja2.utils import htmlsafe_json_dumps
 
@@ -32,11 +34,13 @@ from .. import __version__
 from ..games import make_rules
 from ..play.ratings import Z_95, Rating, leaderboard, rate, separated
 from ..play.referee import FLIPPED
-from ..play.tournament import TOURNAMENT_FORMAT as RECORD_FORMAT
+from ..play.record import RECORD
+from ..play.record import TOURNAMENT_FORMAT as RECORD_FORMAT
 from .messages import Catalogue
 from .positions import game_of, line_positions
+from .files import write_atomically
 from .safe import csv_cell
-from .writers import TEMPLATES
+from .templating import TEMPLATES
 
 PLAYERS_FOLDER = "players"
 MAX_SLUG = 40                       # characters of a player's id kept in its file's name
@@ -409,3 +413,21 @@ def _wdl(counts: dict | None) -> str:
     if counts is None:
         return ""
     return f"{counts['wins']}-{counts['draws']}-{counts['losses']}"
+
+
+def write_reports(out: Path, outcome) -> None:
+    """``tournament.json`` and the pages under ``out``, of a played tournament (``outcome``:
+    ``grader.play.tournament.Outcome``)."""
+    out = Path(out)
+    write_atomically(out / RECORD, json.dumps(outcome.record, indent=1, ensure_ascii=False))
+    files = tournament_files(outcome.record, outcome.ratings)
+    for relative, content in files.items():
+        path = out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, content)
+    # pages of players an earlier tournament in this folder had and this one has not
+    written = {out / relative for relative in files}
+    for folder in {(out / relative).parent for relative in files} - {out}:
+        for stale in folder.glob("*.html"):
+            if stale not in written and stale.is_file() and not stale.is_symlink():
+                stale.unlink()

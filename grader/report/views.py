@@ -255,10 +255,12 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
 
 
 def _hand_picture(verdicts, task, catalogue, for_student, now):
+    hand = [v for v in verdicts if v.reason == "hand"
+            and not (for_student and hidden_now(v.check, task, now))]
     if not any(v.reason == "hand" for v in verdicts):
         return None
     from .hand import task_picture
-    return task_picture(verdicts, task, catalogue, for_student, now)
+    return task_picture(hand, catalogue)
 
 
 SHOWN_OUTPUT = 4000     # characters of output a feedback page shows

@@ -1,93 +1,27 @@
-"""Writing reports to disk, each file atomically (a killed batch leaves no half-written file)."""
+"""A student's reports and a batch's own exports, rendered from the views, the message
+catalogue and the templates: results.json (Gradescope's format), feedback.md/.html and the
+games of play checks per student; gradebook.csv, junit.xml, summary.html and the batch
+record for the instructor.  Written to disk atomically (``files.py``)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 
-import jinja2
-
 from .. import __version__
-from .compiled import bytecode_cache
-from .messages import Catalogue, format_number
-from .exports import grade_cell, has_grade, ilias_csv, moodle_csv, points_text
+from .grades import grade_cell, has_grade, points_text
+from .files import write_files
+from .messages import Catalogue
 from .safe import csv_cell, deep, xml_text
+from .templating import TEMPLATES, md_text
 from .views import output_view, student_view, task_scores
 
 # Beside the exports: what the batch was (its shard, task files, students, time), for
 # ``grader merge``.  Hidden, as a student's id never starts with a dot.
 BATCH_RECORD = ".batch.json"
 JUNIT_OUTPUT = 8000     # characters of a student's output in junit.xml (the instructor's)
-
-TEMPLATES = jinja2.Environment(
-    bytecode_cache=bytecode_cache(),
-    loader=jinja2.PackageLoader("grader.report", "templates"),
-    autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "xml.j2", "svg.j2"),
-                                       default=False),
-    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-TEMPLATES.filters["num"] = format_number
-TEMPLATES.filters["pts"] = lambda points: f"{points:g}"
-
-
-def _fence(text: str) -> str:
-    """A Markdown code fence that ``text`` cannot close: longer than its longest run of
-    backticks (at least three)."""
-    import re
-    runs = [len(run) for run in re.findall(r"`+", str(text))]
-    return "`" * max(3, max(runs, default=0) + 1)
-
-
-TEMPLATES.filters["fence"] = _fence
-
-
-def md_text(text) -> str:
-    """Text a submission may have written, for Markdown that is rendered (Gradescope): ``&``,
-    ``<`` and ``>`` as entities, so that no HTML of its own is rendered; the rest as it is
-    (quotes and apostrophes are no markup in Markdown's text)."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
-
-
-TEMPLATES.filters["md_text"] = md_text
-
-
-def file_mode() -> int:
-    """The mode a new file gets under the process's umask (0644 under the usual 022, 0640 under
-    027), so that reports are as readable as the instructor's other files.  Read from
-    /proc/self/status where it can be: setting the umask to learn it is not thread-safe."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o077)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def write_atomically(path: Path, text: str | bytes) -> None:
-    """``text`` (or the bytes of an archive) as ``path``, which is replaced in one step."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # mkstemp makes the temporary file 0600, whatever the umask
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        # backslashreplace: a lone surrogate (a name that was not UTF-8) that slipped through
-        # is written as its escape rather than failing the whole file
-        with (os.fdopen(handle, "wb") if isinstance(text, bytes) else
-              os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace",
-                        newline="")) as out:
-            if hasattr(os, "fchmod"):      # not on Windows, whose files have no such mode
-                os.fchmod(out.fileno(), file_mode())
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def _ui(catalogue: Catalogue, html: bool):
@@ -238,13 +172,6 @@ def check_text(check: dict, catalogue: Catalogue, problem: str | None = None,
         ui=_ui(catalogue, False)).rstrip("\n")
 
 
-def write_files(folder: Path, files: dict[str, str]) -> Path:
-    """Each file atomically, in the order given."""
-    for name, text in files.items():
-        write_atomically(folder / name, text)
-    return folder
-
-
 def write_student(out: Path, result, course, catalogue: Catalogue,
                   text_view: dict | None = None) -> Path:
     return write_files(out / result.student,
@@ -355,30 +282,3 @@ def batch_record(results, catalogue: Catalogue, batch: dict) -> str:
     return json.dumps({**batch, "language": catalogue.language,
                        "students": sorted(result.student for result in results)},
                       indent=2, ensure_ascii=False) + "\n"
-
-
-def write_batch(out: Path, results, course, catalogue: Catalogue, batch: dict,
-                roster=None, handback=None) -> list[str]:
-    """Every export, each on its own: one that fails does not keep the others from being
-    written.  Returns what could not be written (empty when all were).  The batch record
-    comes last, so that it is there only when the exports are.  With a ``roster``
-    (``report.roster``), moodle.csv names Moodle users and the summary lists the submissions
-    the roster does not name."""
-    if roster is not None:
-        results = roster.annotated(results)
-    participants = handback.items(results) if handback is not None else ()
-    scale = handback.scale if handback is not None else None
-    exports = (("gradebook.csv", lambda: gradebook_csv(results, course)),
-               ("moodle.csv", lambda: moodle_csv(results, course, catalogue, roster, scale)),
-               ("ilias.csv", lambda: ilias_csv(results, course, catalogue)),
-               ("junit.xml", lambda: junit_xml(results, course, catalogue, batch.get("shard"))),
-               ("summary.html", lambda: summary_html(results, course, catalogue, batch,
-                                                     participants)),
-               (BATCH_RECORD, lambda: batch_record(results, catalogue, batch)))
-    errors = []
-    for name, render in exports:
-        try:
-            write_atomically(out / name, render())
-        except Exception as error:  # noqa: BLE001 - the other exports are still written
-            errors.append(f"{out / name}: {type(error).__name__}: {error}")
-    return errors

@@ -33,9 +33,11 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .exports import FEEDBACK_FILE, feedback_page, points_comment, points_text, zip_member
-from .messages import Catalogue
-from .safe import csv_cell
+from ..report.grades import (FEEDBACK_FILE, feedback_page, grade_cell, points_comment,
+                             points_text, zip_member)
+from ..report.messages import Catalogue
+from ..report.safe import csv_cell
+from ..report.views import task_scores
 
 FOLDER = re.compile(r"^(?P<rest>[^_]+_.+_.+)_(?P<usr_id>\d+)$")
 TITLES = ("update", "usr_id", "login", "lastname", "firstname", "status", "mark", "notice",
@@ -141,3 +143,26 @@ def feedback_zip(results, out: Path, catalogue: Catalogue,
                 continue
             add(f"{result.display}/{FEEDBACK_FILE}", data)
     return buffer.getvalue(), problems
+
+
+def ilias_csv(results, course, catalogue: Catalogue) -> str:
+    """For ILIAS (and the spreadsheets it is fed from): semicolons, decimal commas, UTF-8
+    with a byte-order mark, the login first.  The first column says logins only where it
+    holds them: when every submission is a folder of ILIAS's download
+    (``Lastname_Firstname_Login_UsrId``), its ``Login``; otherwise the submissions' report
+    ids, headed as the summary heads them."""
+    buffer = io.StringIO()
+    buffer.write("\ufeff")
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    members = {result.student: Member.of(result.display) for result in results}
+    logins = bool(members) and all(member is not None for member in members.values())
+    writer.writerow(["Login" if logins else catalogue.text("ui.student"),
+                     catalogue.text("ui.score"), "Maximum", *(t.id for t in course.tasks)])
+    for result in sorted(results, key=lambda r: r.student):
+        scores = task_scores(result)
+        who = members[result.student].login if logins else result.student
+        writer.writerow([csv_cell(who), grade_cell(result.score, result, ","),
+                         points_text(result.max_score, ","),
+                         *(grade_cell(scores.get(t.id, 0.0), result, ",")
+                           for t in course.tasks)])
+    return buffer.getvalue()

@@ -22,8 +22,8 @@ import os
 import shlex
 from pathlib import Path
 
-from .messages import Catalogue
-from .views import student_view
+from ..report.messages import Catalogue
+from ..report.views import student_view
 
 RUNNER_ID = "grader"    # the grading step's id; the reporter reads GRADER_RESULTS
 RESULT_VERSION = 1      # the result format the reporter's runner actions write
@@ -85,7 +85,7 @@ def write_result(path: Path, payload: dict, environ=os.environ) -> bool:
     """Write the result as JSON to ``path``; inside a GitHub Actions step (``GITHUB_OUTPUT``
     set) also set the step's output ``result`` to its base64 form.  Returns whether the step
     output was set."""
-    from .writers import write_atomically
+    from ..report.files import write_atomically
     write_atomically(Path(path), json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     outputs = environ.get("GITHUB_OUTPUT")
     if not outputs:
@@ -116,7 +116,7 @@ def workflow(tasks: str, install: str, lang: str | None = None, kit: str | None 
                                 f"relative to its root (e.g. {option} "
                                 f"{'kit' if kit else 'tasks'})")
     path = Path(tasks)
-    from .writers import TEMPLATES
+    from ..report.templating import TEMPLATES
     return TEMPLATES.get_template("classroom.yml.j2").render(
         workflow_name=WORKFLOW_NAME, job_id=JOB_ID, runner_id=RUNNER_ID,
         results_variable=f"{RUNNER_ID.upper()}_RESULTS",

@@ -160,7 +160,7 @@ def cloze(field: dict, factor: int) -> str:
 
 
 def _svg_file(tree: dict, title: str) -> str:
-    from .writers import TEMPLATES
+    from ..report.templating import TEMPLATES
     svg = TEMPLATES.get_template("hand_tree_file.svg.j2").render(tree=tree, title=title)
     return base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
@@ -175,9 +175,9 @@ def moodle_questions(course, tasks, answers, catalogue, calls) -> str:
     import json
 
     from ..hand.questions import drawing
-    from ..hand.sheets import questions_of
-    from .hand import blank, labels_of, solution
-    from .writers import TEMPLATES
+    from ..hand.questions import questions_of
+    from ..report.hand import blank, labels_of, solution
+    from ..report.templating import TEMPLATES
 
     def words(key, **facts):
         return catalogue.text(f"hand.{key}", **facts)

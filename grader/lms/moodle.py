@@ -25,16 +25,15 @@ from __future__ import annotations
 import csv
 import io
 import re
-import time
 import unicodedata
-import zipfile
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
-from pathlib import Path
 
-from .exports import FEEDBACK_FILE, feedback_page, zip_member
-from .messages import Catalogue
+from ..report.grades import grade_cell, grade_comment, has_grade
+from ..report.messages import Catalogue
+from ..report.safe import csv_cell
+from ..report.views import task_scores
 
 # A folder of Moodle's download: ``Full Name_123456_assignsubmission_file`` (4.1 and later:
 # mod/assign/classes/downloader.php, get_student_prefix and load_submissionplugin_filelist:
@@ -236,49 +235,39 @@ def columns(text: str) -> tuple[list, int, int, int | None]:
     return sheet.rows, sheet.identifier, sheet.grade, sheet.comment
 
 
-def fill_worksheet(text: str, results, comment_of, scale=None,
-                   catalogue: Catalogue | None = None) -> tuple[str, list[str]]:
-    """The worksheet with the results' grades, and what could not be matched or graded (one
-    line each, from ``catalogue``, English by default).  ``comment_of(result)``: the feedback
-    comment for a result; ``scale``: a ``handback.Scale`` (default: the worksheet's maximum
-    grade).  A result without a grade (``exports.has_grade``) gets an empty grade cell, which
-    Moodle's upload skips; so does every participant the matching leaves to a person
-    (``handback.match_worksheet``)."""
-    from .handback import Scale, fill, match_worksheet
-    catalogue = catalogue or Catalogue("en")
-    sheet = Worksheet(text)
-    matching = match_worksheet(sheet, results)
-    fill(sheet, matching, scale or Scale(), comment_of)
-    return sheet.text(), [item.text(catalogue) for item in matching.left]
-
-
-def feedback_zip(results, out: Path, catalogue: Catalogue,
-                 sheet: Worksheet | None = None, roster=None) -> tuple[bytes, list[str]]:
-    """The zip for "Upload multiple feedback files in a zip": each participant's
-    ``OUT/<student>/feedback.html`` in a folder Moodle maps to the participant (with the
-    worksheet ``sheet``, every member of a team gets the team's page), and what was left out
-    (one line each, from ``catalogue``).  A folder that names no participant, several folders
-    for one, and a team's folder without the worksheet are listed, never guessed; with the
-    worksheet, what its matching leaves to a person is said with the worksheet's lines."""
-    from .handback import zip_targets
-    targets, left = zip_targets(results, sheet, roster)
-    problems = [item.text(catalogue) for item in left]
-    pages: dict[str, bytes | None] = {}
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for result, name, number in targets:
-            if result.student not in pages:
-                pages[result.student] = feedback_page(out, result, catalogue, problems)
-            data = pages[result.student]
-            if data is None:
-                continue
-            # The name part as Moodle writes it ("_" never in it: the importer would read the
-            # piece after one as the participant); the number and plugin are what it reads.
-            folder = f"{name.replace('_', ' ').replace('/', ' ')}_{number}_assignfeedback_file_"
-            zip_member(archive, f"{folder}/{FEEDBACK_FILE}", data, time.localtime()[:6])
-    return buffer.getvalue(), problems
-
-
 def looks_like_download(results) -> bool:
     """Whether the submissions are folders of Moodle's download (one names a participant)."""
     return any(participant(result.display) is not None for result in results)
+
+
+def moodle_csv(results, course, catalogue: Catalogue, roster=None, scale=None) -> str:
+    """Moodle's grade import (Grades: Import: CSV file): a user column, the grade, one column
+    per task, and a feedback text.
+
+    Without a roster the user column, ``identifier``, holds the submission's report id (its
+    folder name made safe), which Moodle can map only when the folders are named after
+    usernames or ID numbers.  With a roster (``lms.roster.Roster``) it holds each student's
+    username (else ID number, else email address: the roster's first such column that everyone
+    has), headed as Moodle's exports head it, one row per person a submission grades (every
+    member of a team); a submission the roster does not name is left out (its note says so).
+    The grade is written on ``scale`` (``handback.Scale``; against the roster's "Maximum
+    Grade" where it has one), the task columns and the comment keep the points."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([roster.header if roster else "identifier", "grade",
+                     *(t.id for t in course.tasks), "feedback"])
+    people = roster.assigned(results) if roster is not None else {}
+    for result in sorted(results, key=lambda r: r.student):
+        rows = [(result.student, None)]
+        if roster is not None:
+            rows = [(roster.identifier_of(person), person.maximum)
+                    for person in people[result.student][0]]
+        scores = task_scores(result)
+        for user, maximum in rows:
+            grade = (scale.grade(result.score, result.max_score, maximum)
+                     if scale is not None and has_grade(result)
+                     else grade_cell(result.score, result))
+            writer.writerow([csv_cell(user), grade,
+                             *(grade_cell(scores.get(t.id, 0.0), result) for t in course.tasks),
+                             csv_cell(grade_comment(result, catalogue))])
+    return buffer.getvalue()

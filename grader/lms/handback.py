@@ -20,11 +20,15 @@ gradebook's users, and the messages are the catalogue's ``lms`` section.
 
 from __future__ import annotations
 
+import io
+import time
+import zipfile
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
 
-from .exports import has_grade, points_text
-from .messages import Catalogue
+from ..report.grades import FEEDBACK_FILE, feedback_page, has_grade, points_text, zip_member
+from ..report.messages import Catalogue
 from .moodle import Maximum, Worksheet, folder_of, normal_name, on_scale, written
 
 SCALES = ("worksheet", "points", "percent")
@@ -318,3 +322,44 @@ class Handback:
             return [Item("roster-no-folder", {"who": person.who(), "roster": name})
                     for person in self.roster.without_folder(results)]
         return []
+
+
+def fill_worksheet(text: str, results, comment_of, scale=None,
+                   catalogue: Catalogue | None = None) -> tuple[str, list[str]]:
+    """The worksheet with the results' grades, and what could not be matched or graded (one
+    line each, from ``catalogue``, English by default).  ``comment_of(result)``: the feedback
+    comment for a result; ``scale``: a ``handback.Scale`` (default: the worksheet's maximum
+    grade).  A result without a grade (``grades.has_grade``) gets an empty grade cell, which
+    Moodle's upload skips; so does every participant the matching leaves to a person
+    (``handback.match_worksheet``)."""
+    catalogue = catalogue or Catalogue("en")
+    sheet = Worksheet(text)
+    matching = match_worksheet(sheet, results)
+    fill(sheet, matching, scale or Scale(), comment_of)
+    return sheet.text(), [item.text(catalogue) for item in matching.left]
+
+
+def feedback_zip(results, out: Path, catalogue: Catalogue,
+                 sheet: Worksheet | None = None, roster=None) -> tuple[bytes, list[str]]:
+    """The zip for "Upload multiple feedback files in a zip": each participant's
+    ``OUT/<student>/feedback.html`` in a folder Moodle maps to the participant (with the
+    worksheet ``sheet``, every member of a team gets the team's page), and what was left out
+    (one line each, from ``catalogue``).  A folder that names no participant, several folders
+    for one, and a team's folder without the worksheet are listed, never guessed; with the
+    worksheet, what its matching leaves to a person is said with the worksheet's lines."""
+    targets, left = zip_targets(results, sheet, roster)
+    problems = [item.text(catalogue) for item in left]
+    pages: dict[str, bytes | None] = {}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for result, name, number in targets:
+            if result.student not in pages:
+                pages[result.student] = feedback_page(out, result, catalogue, problems)
+            data = pages[result.student]
+            if data is None:
+                continue
+            # The name part as Moodle writes it ("_" never in it: the importer would read the
+            # piece after one as the participant); the number and plugin are what it reads.
+            folder = f"{name.replace('_', ' ').replace('/', ' ')}_{number}_assignfeedback_file_"
+            zip_member(archive, f"{folder}/{FEEDBACK_FILE}", data, time.localtime()[:6])
+    return buffer.getvalue(), problems

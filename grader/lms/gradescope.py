@@ -36,9 +36,9 @@ ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 def build_autograder(course, out: Path, lang: str | None = None) -> Path:
     """Write the autograder zip of ``course`` to ``out``: setup.sh, run_autograder, the task
     files under tasks/ and the grader's wheel, all at the zip's root."""
-    from . import __version__
-    from .report.writers import TEMPLATES
-    from .wheel import build_wheel
+    from .. import __version__
+    from ..report.templating import TEMPLATES
+    from ..wheel import build_wheel
     facts = {"version": __version__, "venv": VENV, "cache": CACHE,
              "lang": shlex.quote(lang) if lang else None}
     out = Path(out)
@@ -95,7 +95,7 @@ def game_modules(course) -> dict:
 
 
 def _add(archive: zipfile.ZipFile, name: str, data: bytes, mode: int = 0o644) -> None:
-    from .report.exports import zip_member
+    from ..report.grades import zip_member
     zip_member(archive, name, data, ZIP_TIME, mode)
 
 
@@ -107,9 +107,9 @@ def run(root: Path, lang: str | None = None, level: str | None = None,
     view of the run).  Returns the exit status: 0 graded (whatever the score), 1 the grader
     failed on the submission, 2 the task files are unusable; results.json is written in
     every case (where its folder can be written)."""
-    from .sandbox.base import STRONG_LEVELS
-    from .sandbox.levels import best_level
-    from .tasks import TaskFileError, load_course
+    from ..sandbox.base import STRONG_LEVELS
+    from ..sandbox.levels import best_level
+    from ..tasks import TaskFileError, load_course
     log = log or sys.stdout
     root = Path(root)
     results = root / "results" / "results.json"
@@ -149,9 +149,9 @@ def run(root: Path, lang: str | None = None, level: str | None = None,
 def results_of(course, submission: Path, level: str, withheld: bool, catalogue) -> dict:
     """results.json of one submission: every check graded (the hidden ones withheld when
     ``withheld``), with the course's leaderboard."""
-    from .answers.book import AnswerBook
-    from .report.writers import results_json
-    from .single import grade_folder
+    from ..answers.book import AnswerBook
+    from ..report.writers import results_json
+    from ..single import grade_folder
     with tempfile.TemporaryDirectory(prefix="grader-gradescope-empty-") as empty:
         # Gradescope always makes the folder; an absent one is graded as an empty hand-in.
         folder = submission if submission.is_dir() else Path(empty)
@@ -171,7 +171,7 @@ def results_of(course, submission: Path, level: str, withheld: bool, catalogue) 
 def leaderboard_of(course, result) -> list[dict]:
     """The course's leaderboard columns for this result (Gradescope: name, value, order);
     a count check whose search gave no count leaves its column out."""
-    from .report.views import task_scores
+    from ..report.views import task_scores
     entries = []
     for column in course.leaderboard:
         if column.value == "score":
@@ -190,9 +190,9 @@ def leaderboard_of(course, result) -> list[dict]:
 
 
 def _internal_error(course, error: BaseException, level: str, catalogue) -> dict:
-    from .report.writers import results_json
-    from .submissions import Submission
-    from .worker import internal_error_result
+    from ..report.writers import results_json
+    from ..submissions import Submission
+    from ..worker import internal_error_result
     result = internal_error_result(Submission("submission", "submission", Path("."), "folder"),
                                    course, error, level)
     return results_json(result, course, catalogue)
@@ -205,10 +205,10 @@ def _unusable(catalogue, detail: str) -> dict:
 
 
 def _catalogue(lang: str | None, default: str):
-    from .report.messages import Catalogue
+    from ..report.messages import Catalogue
     return Catalogue(lang or default)
 
 
 def _write(path: Path, data: dict) -> None:
-    from .report.writers import write_atomically
+    from ..report.files import write_atomically
     write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
