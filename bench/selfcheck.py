@@ -138,7 +138,8 @@ from grader.report.views import student_view
 from grader.report.writers import junit_xml, write_atomically, write_student
 from grader.sandbox.levels import best_level
 from grader.sandbox.staging import stage_runner
-from grader.submissions import Submission, stage
+from grader.submissions.finding import Submission
+from grader.submissions.staging import stage
 from grader.tasks import load_course
 mark("imports")
 course = load_course(sys.argv[1]); mark("task files (YAML)")

@@ -36,7 +36,8 @@ from .sandbox import launcher
 from .sandbox.base import alive
 from .sandbox.cgroup import remove_stale_cgroups
 from .shards import Shard
-from .submissions import Submission, find, passed_over, tasks_hash
+from .submissions.finding import Submission, find, passed_over
+from .submissions.staging import tasks_hash
 from .worker import (STATE_FILE, TEMP_PREFIX, Context, Outcome, WorkerDied, WorkerPool,
                      internal_error_result, report_files, state_json)
 

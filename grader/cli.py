@@ -635,7 +635,7 @@ def _tournament(args) -> int:
     from .play.tournament import run_tournament, seated
     from .report.tournament import write_reports
     from .report.safe import terminal_text
-    from .submissions import tasks_hash
+    from .submissions.staging import tasks_hash
     err = _console(stderr=True)
     course = _load(args.tasks, err)
     if course is None:
@@ -910,7 +910,7 @@ def _raise_interrupt(signum, frame):
 
 
 def _grade(args) -> int:
-    from .downloads import DownloadError, prepare
+    from .submissions.downloads import DownloadError, prepare
     err = _console(stderr=True)
     checked = _checked_course(args.tasks, args, err)
     if checked is None:
@@ -932,11 +932,11 @@ def _grade(args) -> int:
 def _grade_folder(args, checked, root: Path, err) -> int:
     from .batch import grade_batch
     from .report.safe import terminal_text
-    from .submissions import find
+    from .submissions.finding import find
     course, answers = checked
     listed = find(root)
     if not listed:
-        from .submissions import passed_over
+        from .submissions.finding import passed_over
         skipped = passed_over(root)
         hint = (f" (only {', '.join(skipped)}, whose names start with . or _ and are taken for "
                 "hidden or tool folders)" if skipped else "")
@@ -996,7 +996,7 @@ def _grade_folder(args, checked, root: Path, err) -> int:
                                             roster)
     for problem in outcome.export_errors:
         err.print(f"Could not write {terminal_text(problem)}", markup=False, highlight=False)
-    from .submissions import passed_over
+    from .submissions.finding import passed_over
     skipped = passed_over(root)
     if skipped:
         err.print(f"Not graded (names starting with . or _ are taken for hidden or tool "

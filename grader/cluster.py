@@ -43,7 +43,8 @@ import uuid
 from pathlib import Path
 
 from .sandbox import container, launcher
-from .submissions import Staged, Submission, stage
+from .submissions.finding import Submission
+from .submissions.staging import Staged, stage
 from .worker import TEMP_PREFIX, Context, Outcome, SubmissionGrader, WorkerDied, staged_hashes
 
 INSTALL_HINT = "pip install -e '.[cluster]'"

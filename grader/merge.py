@@ -26,7 +26,7 @@ from .batch import STATE_FILE, result_from_state
 from .report.messages import LANGUAGES, Catalogue
 from .report.writers import BATCH_RECORD
 from .lms.exports import write_batch
-from .submissions import tasks_hash
+from .submissions.staging import tasks_hash
 
 
 class MergeError(Exception):

@@ -23,7 +23,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from .submissions import Submission, archive_stem
+from .submissions.finding import Submission
+from .submissions.names import archive_stem
 
 
 @dataclass(frozen=True)

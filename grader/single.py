@@ -25,7 +25,8 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
     (``grader.hand.variants``; the folder's name unless given)."""
     from .sandbox.run import SubmissionRun, budget_of
     from .sandbox.staging import stage_runner
-    from .submissions import Submission, stage
+    from .submissions.finding import Submission
+    from .submissions.staging import stage
     folder = Path(folder).resolve()
     name = student or folder.name
     with tempfile.TemporaryDirectory(prefix="grader-check-") as work:

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from . import forgery
 from .answers.book import AnswerBook
 from .grading import Plan, SubmissionResult, grade_submission
 from .hand import BY_HAND
@@ -43,7 +42,10 @@ from .report.writers import render_student
 from .sandbox import base, container, launcher
 from .sandbox.launcher import Interrupted
 from .sandbox.staging import StagedRunner
-from .submissions import Staged, Submission, content_hash, display_name, stage
+from .submissions.finding import Submission
+from .submissions.forgery.scan import findings_json, scan as scan_forgery
+from .submissions.names import display_name
+from .submissions.staging import Staged, content_hash, stage
 
 STATE_FILE = ".grading.json"
 TEMP_PREFIX = "grader-batch-"
@@ -134,7 +136,7 @@ def online_text_notes(submission: Submission) -> list:
     """A note for each of the participant's other plugin folders (Moodle's online text
     beside the files), with the text's words for whoever reads the summary: kept, never
     graded."""
-    from .downloads import online_text
+    from .submissions.downloads import online_text
     return [Note("online-text", {"folder": display_name(extra.name),
                                  "text": online_text(extra) or ""})
             for extra in getattr(submission, "extras", ())]
@@ -175,9 +177,9 @@ class SubmissionGrader:
                 staged = stage(submission, into, context.course.modules)
             notes += staged.notes
             notes += online_text_notes(submission)
-            findings = forgery.scan(staged.folder)
+            findings = scan_forgery(staged.folder)
             if findings:
-                notes.append(Note("forgery", {"findings": forgery.findings_json(findings)}))
+                notes.append(Note("forgery", {"findings": findings_json(findings)}))
             hashes = staged_hashes(context, staged)
             if previous is not None and previous == hashes:
                 return Outcome(submission.student, "unchanged", hashes=hashes)

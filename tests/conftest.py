@@ -11,7 +11,7 @@ import pytest
 
 from grader.batch import budget_of, prepare
 from grader.grading import grade_submission
-from grader.sandbox.launcher import stage_runner
+from grader.sandbox.staging import stage_runner
 from grader.tasks import load_course
 
 ROOT = Path(__file__).resolve().parent.parent

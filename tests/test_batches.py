@@ -14,7 +14,8 @@ import zipfile
 import pytest
 
 from grader.cli import main
-from grader.submissions import ArchiveError, unpack
+from grader.submissions.archives import unpack
+from grader.submissions.limits import ArchiveError
 
 from conftest import DATA, ROOT
 

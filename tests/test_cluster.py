@@ -253,7 +253,7 @@ def test_a_worker_that_dies_costs_only_the_submission_it_held(tmp_path):
 def test_a_worker_without_the_batch_sandbox_level_or_packages_grades_nothing(
         monkeypatch, course, prepared):
     from grader.sandbox import bubblewrap
-    from grader.submissions import Submission
+    from grader.submissions.finding import Submission
     from grader.worker import Context
     plan, answers = prepared
     context = Context(course, plan, answers, "bubblewrap", 60.0, "en", "hash")
@@ -279,7 +279,7 @@ def test_a_worker_without_the_batch_sandbox_level_or_packages_grades_nothing(
 
 
 def test_a_bundle_unpacks_to_the_same_content(tmp_path):
-    from grader.submissions import content_hash
+    from grader.submissions.staging import content_hash
     source = tmp_path / "source"
     (source / "pkg" / "leer").mkdir(parents=True)
     (source / "pkg" / "modul.py").write_text("X = 1\n")
@@ -322,7 +322,8 @@ def test_a_worker_keeps_its_graders_for_the_batch_and_drops_forgotten_ones(
     """In this process, as a worker would: a batch's grader is kept between submissions and
     removed with its folder when the batch ends, and one whose batch process vanished
     without ending it goes once it has idled long enough."""
-    from grader.submissions import Submission, content_hash
+    from grader.submissions.finding import Submission
+    from grader.submissions.staging import content_hash
     from grader.worker import TEMP_PREFIX, Context
     plan, answers = prepared
     context = Context(course, plan, answers, "process", 60.0, "en", "hash")

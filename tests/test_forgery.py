@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.forgery import KINDS, MAX_FINDINGS, Finding, findings_json, scan
+from grader.submissions.forgery.rules import KINDS, MAX_FINDINGS
+from grader.submissions.forgery.scan import Finding, findings_json, scan
 
 from conftest import DATA, ROOT
 

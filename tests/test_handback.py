@@ -248,7 +248,7 @@ def test_without_a_worksheet_a_team_download_s_numbers_are_not_trusted(tmp_path,
 
 
 def test_a_class_folder_is_never_taken_for_an_ilias_download_top(tmp_path):
-    from grader.downloads import prepare
+    from grader.submissions.downloads import prepare
     root = tmp_path / "submissions"
     shutil.copytree(FOLDERS.parent / "moodle-download" / "korrekt", root / "korrekt")
     # a student's own folder that happens to hold something named like ILIAS's

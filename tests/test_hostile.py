@@ -124,7 +124,7 @@ def outputs(batch, student):
 
 def test_the_batch_completes_and_correct_students_are_unaffected(batch):
     assert batch["status"] == 0
-    from grader.submissions import find
+    from grader.submissions.finding import find
     assert len(batch["results"]) == len(find(batch["submissions"]))
     for report in ("gradebook.csv", "moodle.csv", "ilias.csv", "junit.xml", "summary.html"):
         assert (batch["out"] / report).is_file(), report

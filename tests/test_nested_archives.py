@@ -19,8 +19,10 @@ from grader.report.grades import points_text
 from grader.report.messages import Catalogue
 from grader.lms.handback import fill_worksheet
 from grader.report.writers import gradebook_csv
-from grader.submissions import (MAX_ENTRIES, MAX_NESTING, UnpackStats, _arrange, find, stage,
-                                unpack)
+from grader.submissions.archives import unpack
+from grader.submissions.finding import find
+from grader.submissions.limits import MAX_ENTRIES, MAX_NESTING, UnpackStats
+from grader.submissions.staging import _arrange, stage
 
 from conftest import DATA, ROOT
 

@@ -18,7 +18,7 @@ import yaml
 
 from grader.cli import build_parser, main
 from grader.shards import Shard, in_shard, parse_shard, shard_key
-from grader.submissions import find
+from grader.submissions.finding import find
 
 from conftest import DATA, ROOT
 

@@ -3,7 +3,7 @@ constructor shares its recursion bookkeeping between threads)."""
 
 import threading
 
-from grader import forgery
+from grader.submissions.forgery import syntax
 
 from conftest import ROOT
 
@@ -19,7 +19,7 @@ def test_a_scan_beside_a_shrinking_search_is_not_a_scanner_error(grade):
     def scan():
         while not done.is_set():
             try:
-                forgery.scan_source(source)
+                syntax.scan_source(source)
             except Exception as error:  # noqa: BLE001 - what the batch would call a scanner error
                 failures.append(repr(error))
             scans[0] += 1

@@ -1,4 +1,4 @@
-"""Finding, naming, unpacking and staging hostile submissions (grader/submissions.py).
+"""Finding, naming, unpacking and staging hostile submissions (grader/submissions/).
 
 Each test is named for the behaviour it guards.  Archives that cannot sensibly be committed
 (names that are not UTF-8, a million members) are built here; tests/data/archives/ holds the
@@ -21,11 +21,14 @@ import zlib
 
 import pytest
 
-from grader import submissions
 from grader.notes import Note
 from grader.report.messages import Catalogue
-from grader.submissions import (MAX_ENTRIES, RESERVED_NAMES, ArchiveError, Submission,
-                                UnpackStats, content_hash, find, stage, unpack)
+from grader.submissions import archives, limits, staging
+from grader.submissions.archives import unpack
+from grader.submissions.finding import Submission, find
+from grader.submissions.limits import MAX_ENTRIES, ArchiveError, UnpackStats
+from grader.submissions.names import RESERVED_NAMES
+from grader.submissions.staging import content_hash, stage
 
 from conftest import DATA, ROOT
 
@@ -155,14 +158,15 @@ def test_finding_opens_and_unpacks_nothing(root, monkeypatch):
     (root / ".hidden").mkdir()
     (root / "_private").mkdir()
     (root / "ben").mkdir()
-    monkeypatch.setattr(submissions, "unpack", lambda *a: pytest.fail("find unpacked"))
+    for module in (archives, staging):
+        monkeypatch.setattr(module, "unpack", lambda *a: pytest.fail("find unpacked"))
     monkeypatch.setattr(zipfile, "ZipFile", lambda *a: pytest.fail("find opened a zip"))
     found = find(root)
     assert [(s.display, s.kind) for s in found] == [("anna.zip", "archive"), ("ben", "folder")]
 
 
 def test_what_finding_passes_over_is_listed_unless_tools_put_it_there(root):
-    from grader.submissions import passed_over
+    from grader.submissions.finding import passed_over
     for name in ("_private", ".hidden", ".git", "__MACOSX", "__pycache__", ".idea", "ben"):
         (root / name).mkdir()
     make_zip(root / "_anna.zip", korrekt_files())
@@ -414,7 +418,7 @@ def million_members(tmp_path_factory):
 
 
 def test_a_million_member_tar_is_refused_at_the_member_limit(million_members, tmp_path):
-    assert million_members.stat().st_size < submissions.MAX_ARCHIVE_BYTES
+    assert million_members.stat().st_size < limits.MAX_ARCHIVE_BYTES
     stats = UnpackStats()
     with pytest.raises(ArchiveError, match=f"more than {MAX_ENTRIES} members"):
         unpack(million_members, tmp_path / "out", stats)
@@ -453,7 +457,7 @@ def test_a_highly_compressed_tar_gz_is_refused(tmp_path):
 
 
 def test_a_tar_stream_longer_than_the_limit_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(submissions, "MAX_STREAM_BYTES", 256 << 10)
+    monkeypatch.setattr(archives, "MAX_STREAM_BYTES", 256 << 10)
     archive = make_tar(tmp_path / "big.tar.gz", {"data.py": os.urandom(1 << 20)}, "w:gz")
     stats = UnpackStats()
     with pytest.raises(ArchiveError, match="decompresses to more than"):
@@ -469,7 +473,7 @@ def test_archive_limits_on_files_and_size_are_refused_with_a_message(tmp_path, s
         (lambda p, e: make_tar(p, e, "w:gz" if suffix == ".tgz" else "w"))
     with pytest.raises(ArchiveError, match="more than 500 files"):
         unpack(build(tmp_path / f"many{suffix}", files), tmp_path / "out1")
-    monkeypatch.setattr(submissions, "MAX_BYTES", 1 << 20)
+    monkeypatch.setattr(limits, "MAX_BYTES", 1 << 20)
     with pytest.raises(ArchiveError, match="unpacks to more than 1 MiB"):
         unpack(build(tmp_path / f"big{suffix}", {"a.py": os.urandom(600 << 10),
                                                   "b.py": os.urandom(600 << 10)}),
@@ -608,7 +612,7 @@ def test_an_unexpected_error_becomes_a_problem(root, tmp_path, monkeypatch):
 
     def broken(*args):
         raise KeyError("bug")
-    monkeypatch.setattr(submissions, "_copy_tree", broken)
+    monkeypatch.setattr(staging, "_copy_tree", broken)
     staged = stage(find(root)[0], tmp_path / "staged")
     assert staged.problem == "internal error while unpacking: KeyError"
 

@@ -85,7 +85,7 @@ def from_roster(path) -> list[Student]:
 def from_folder(path) -> list[Student]:
     """The students of a submissions folder (an LMS download, or one folder per student),
     keyed by their submission's name as ``grader grade`` names it."""
-    from ..submissions import find
+    from ..submissions.finding import find
     found = find(Path(path))
     if not found:
         raise SheetsError(f"{path}: no submission folders or archives in it")

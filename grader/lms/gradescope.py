@@ -191,7 +191,7 @@ def leaderboard_of(course, result) -> list[dict]:
 
 def _internal_error(course, error: BaseException, level: str, catalogue) -> dict:
     from ..report.writers import results_json
-    from ..submissions import Submission
+    from ..submissions.finding import Submission
     from ..worker import internal_error_result
     result = internal_error_result(Submission("submission", "submission", Path("."), "folder"),
                                    course, error, level)

@@ -145,7 +145,8 @@ def stage_entrants(root: Path, scratch: Path, modules: tuple,
                    baselines: list[str]) -> tuple[list[Entrant], list[dict]]:
     """``(entrants, left_out)``: the baselines, then every submission of ``root`` staged into
     ``scratch``; a submission that cannot be staged is left out with its problem."""
-    from ..submissions import content_hash, find, stage
+    from ..submissions.finding import find
+    from ..submissions.staging import content_hash, stage
     from .players import baseline
     entrants = []
     for name in baselines:
