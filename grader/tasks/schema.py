@@ -219,7 +219,10 @@ def _task() -> dict:
                            "description": "pins: student function -> figures grader validate "
                                           "verifies against the reference"},
                 "visibility": {"enum": list(VISIBILITIES), "default": "visible",
-                               "description": "the default visibility of the task's checks"},
+                               "description": "the default visibility of the task's checks "
+                                              "(hidden: the feedback says only whether a "
+                                              "check passed; after_due: hidden until the due "
+                                              "date)"},
                 "limits": {"$ref": "#/definitions/limits"},
                 "prune_on_equality": {"type": "boolean",
                                       "x-hint": "'{key}' must be true or false",
@@ -408,7 +411,9 @@ def _check_definitions() -> dict:
                    "description": "the check's points (match, rating: their last threshold's "
                                   "or rung's)"},
         "visibility": {"enum": list(VISIBILITIES),
-                       "description": "visible, hidden or after_due (default: the task's)"},
+                       "description": "hidden: the student's feedback says only whether it "
+                                      "passed; after_due: hidden until the course's due date "
+                                      "(default: the task's visibility)"},
         "function": {"type": "string",
                      "description": "one of the task's functions: the check applies to it "
                                     "alone (default: every function of the task)"},
