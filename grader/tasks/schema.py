@@ -22,7 +22,6 @@ cannot occur in play, a check that does not fit the task's game) is the readers'
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import sys
@@ -493,6 +492,7 @@ def default(definition: str, key: str):
 
 def run(argv=None) -> int:
     """``grader schema [--out FILE]``: print the task-file JSON Schema, or write it."""
+    import argparse     # only the command needs it, not every load of a course
     parser = argparse.ArgumentParser(
         prog="grader schema",
         description="Print the task-file schema (JSON Schema, draft-07) that the loader "

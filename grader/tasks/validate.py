@@ -128,6 +128,9 @@ class Checker:
     def __init__(self, root: dict, sections=()):
         self.root = root
         self.sections = {f"#/definitions/{name}" for name in sections}
+        self.read: set[int] = set()     # ids of the fragments whose keywords were looked at
+        self.quiet = 0                  # > 0: only whether a value fits counts (an if:)
+        self.switches: dict[int, tuple | None] = {}
 
     # -- the schema's fragments ------------------------------------------------------------
     def resolve(self, fragment: dict) -> dict:
@@ -136,11 +139,36 @@ class Checker:
             if not ref.startswith("#/definitions/"):
                 raise ValueError(f"the schema refers to {ref!r}: only #/definitions/ are read")
             fragment = self.root["definitions"][ref[len("#/definitions/"):]]
-        unknown = set(fragment) - CONSTRAINTS - ANNOTATIONS
-        if unknown:
-            raise ValueError(f"the schema uses {', '.join(sorted(unknown))}, which the "
-                             "loader does not read (grader/tasks/validate.py)")
+        if id(fragment) not in self.read:
+            unknown = set(fragment) - CONSTRAINTS - ANNOTATIONS
+            if unknown:
+                raise ValueError(f"the schema uses {', '.join(sorted(unknown))}, which the "
+                                 "loader does not read (grader/tasks/validate.py)")
+            self.read.add(id(fragment))
         return fragment
+
+    def switch(self, fragment: dict) -> tuple | None:
+        """``allOf`` as a switch on one key, ``(key, {text: then})``, where every part is
+        ``{if: {properties: {key: {const: text}}, required: [key]}, then: ...}`` (the check
+        kinds': a check's ``kind`` names the definition it must fit); None otherwise."""
+        if id(fragment) not in self.switches:
+            cases, keys = {}, set()
+            for part in fragment.get("allOf", ()):
+                test = part.get("if", {})
+                properties = test.get("properties", {})
+                if set(part) != {"if", "then"} or set(test) != {"properties", "required"} \
+                        or len(properties) != 1:
+                    break
+                [(key, wanted)] = properties.items()
+                if set(wanted) != {"const"} or not isinstance(wanted["const"], str) \
+                        or test["required"] != [key]:
+                    break
+                keys.add(key)
+                cases[wanted["const"]] = part["then"]
+            else:
+                self.switches[id(fragment)] = (keys.pop(), cases) if len(keys) == 1 else None
+            self.switches.setdefault(id(fragment), None)
+        return self.switches[id(fragment)]
 
     def types(self, fragment: dict) -> set:
         """The JSON types a fragment may accept (empty: any)."""
@@ -236,7 +264,16 @@ class Checker:
 
     # -- checking --------------------------------------------------------------------------
     def refuse(self, fragment, value, line, key, whole, about) -> tuple[list, object]:
-        return [Finding(line, self.message(fragment, value, key, whole, about), key)], REFUSED
+        message = "" if self.quiet else self.message(fragment, value, key, whole, about)
+        return [Finding(line, message, key)], REFUSED
+
+    def fits(self, fragment: dict, value, line: int, key=None) -> bool:
+        """Whether ``value`` fits, without a word on why not."""
+        self.quiet += 1
+        try:
+            return not self.check(fragment, value, line, key)[0]
+        finally:
+            self.quiet -= 1
 
     def check(self, fragment: dict, value, line: int, key=None,
               whole: dict | None = None, about: str | None = None) -> tuple[list, object]:
@@ -249,18 +286,17 @@ class Checker:
         fragment = self.resolve(fragment)
         about = fragment.get("description", about)
         if "anyOf" in fragment:
+            # only the alternatives of the value's type can fit it
             outcomes = [self.check(alternative, value, line, key, about=about)
-                        for alternative in fragment["anyOf"]]
+                        for alternative in fragment["anyOf"]
+                        if _fits_type(self.types(alternative) or json_type(value), value)]
             fitting = [clean for problems, clean in outcomes if not problems]
             if fitting:
                 value = fitting[0]
+            elif len(outcomes) == 1 and isinstance(value, (list, dict)) \
+                    and "x-hint" not in fragment and whole is None:
+                return outcomes[0]    # a list or mapping of its one shape: what is inside
             else:
-                # a list or mapping of the one shape it may have: the problems inside it
-                typed = [outcome for alternative, outcome in zip(fragment["anyOf"], outcomes)
-                         if _fits_type(self.types(alternative) or json_type(value), value)]
-                if len(typed) == 1 and isinstance(value, (list, dict)) \
-                        and "x-hint" not in fragment and whole is None:
-                    return typed[0]
                 return self.refuse(fragment, value, line, key, whole, about)
         if ("type" in fragment and not _fits_type(fragment["type"], value)) \
                 or not self.fits_scalar(fragment, value):
@@ -343,6 +379,8 @@ class Checker:
             else:
                 continue
             problems += item_problems
+            if item_problems and self.quiet:
+                return problems, REFUSED        # whether it fits is all an if: asks
             if clean is REFUSED:
                 refused.add(name)
             elif clean is not item:
@@ -354,10 +392,16 @@ class Checker:
                     f"{name} is missing: {wanted['description']}" if "description" in wanted
                     else f"{name} is missing")
                 problems.append(Finding(line, missing, name))
-        for part in fragment.get("allOf", ()):
-            problems += self.check(part, value, line, key)[0]
+        switch = self.switch(fragment) if "allOf" in fragment else None
+        if switch is not None:       # the one part whose if: holds, found by its key's value
+            chosen = value.get(switch[0])
+            if isinstance(chosen, str) and chosen in switch[1]:
+                problems += self.check(switch[1][chosen], value, line, key)[0]
+        else:
+            for part in fragment.get("allOf", ()):
+                problems += self.check(part, value, line, key)[0]
         if "if" in fragment:
-            branch = "then" if not self.check(fragment["if"], value, line, key)[0] else "else"
+            branch = "then" if self.fits(fragment["if"], value, line, key) else "else"
             if branch in fragment:
                 problems += self.check(fragment[branch], value, line, key)[0]
         if not refused and not cleaned:
