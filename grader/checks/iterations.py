@@ -18,7 +18,8 @@ from .common import (PerObject, describe, is_number, run_failure, same_number,
                      single_search_call, value_of_move, wrong_move_facts)
 
 KIND = "iterations"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
 SEALED_PARTS = ("iterations",)
 REFERENCES = ("iterative_deepening",)

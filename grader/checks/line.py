@@ -17,7 +17,8 @@ from .common import describe, is_number, run_failure, same_number, value_justifi
 from .common import single_search_call
 
 KIND = "line"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
 SEALED_PARTS = ("values",)
 REFERENCES = ("principal_variation",)

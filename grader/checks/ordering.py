@@ -31,7 +31,12 @@ from . import failed, passed
 from .common import describe, run_failure, same_number, wrong_move_facts
 
 KIND = "ordering"
-OPTIONS = ("at_most",)
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "at_most": {"type": "integer", "minimum": 1,
+                "description": "the most nodes the reference alpha-beta may visit with the "
+                               "student's ordering"},
+}
 # The model solutions this check can judge (reference.techniques.MOVE_ORDERINGS).
 ORDERINGS = ("order",)
 GAMES = ("kalah", "connect4", "tictactoe")

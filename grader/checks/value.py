@@ -11,7 +11,8 @@ from .common import (SEARCH_FUNCTIONS, read_answer, same_number, search_failure,
                      single_search_call, value_justified)
 
 KIND = "value"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.sealed.seal_answer).
 SEALED_PARTS = ()
 
