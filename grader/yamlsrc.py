@@ -41,9 +41,22 @@ class LocatedDict(dict):
         super().__init__(*args, **kwargs)
         self.line = 0
         self._key_lines: dict = {}
+        self.refused: frozenset = frozenset()   # keys a schema took out (see ``without``)
 
     def line_of(self, key) -> int:
         return self._key_lines.get(key, self.line)
+
+    def without(self, keys) -> LocatedDict:
+        """A copy without ``keys``, which it remembers as ``refused``: a reader then knows
+        that the file gave them (and that their problem is reported already)."""
+        copy = LocatedDict((key, value) for key, value in self.items() if key not in keys)
+        copy.line, copy._key_lines = self.line, dict(self._key_lines)
+        copy.refused = self.refused | frozenset(keys)
+        return copy
+
+    def given(self, key) -> bool:
+        """Whether the file sets ``key``, even where a schema refused its value."""
+        return key in self or key in self.refused
 
 
 class LocatedList(list):
@@ -54,6 +67,14 @@ class LocatedList(list):
 
     def line_of(self, index) -> int:
         return self._item_lines[index] if 0 <= index < len(self._item_lines) else self.line
+
+    def without(self, indices) -> LocatedList:
+        """A copy without the items at ``indices`` (the others keep their lines)."""
+        dropped = set(indices)
+        kept = [index for index in range(len(self)) if index not in dropped]
+        copy = LocatedList(self[index] for index in kept)
+        copy.line, copy._item_lines = self.line, [self.line_of(index) for index in kept]
+        return copy
 
 
 def _fast_loader():
@@ -67,42 +88,138 @@ def line_of(value, default: int = 0) -> int:
     return getattr(value, "line", default) or default
 
 
+def parse_number(value):
+    """A finite int or float from YAML (which reads ``1e9`` as a string), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = int(text)
+        except ValueError:
+            try:
+                value = float(text)
+            except ValueError:
+                return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return value
+    return value if isinstance(value, int) else None
+
+
+# A task file is small and shallow: its deepest values are a tree's nodes, a dozen levels
+# down.  Beyond these bounds a file is refused at the line where it crosses them, before it
+# costs anything: an alias bomb (aliases of aliases, each doubling what the last expands to)
+# once ran a minute and took 1.4 GB, and deep nesting ran out of Python's stack.
+MAX_DEPTH = 64           # levels of mappings and lists inside one another
+MAX_ALIASED = 10_000     # values that aliases (and merge keys) bring in, in the whole file
+
+
+class _Refused(Exception):
+    """The document crosses one of the bounds, or holds a value YAML cannot construct."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
 class _Builder:
+    """The composed node graph -> located values, within ``MAX_DEPTH`` and ``MAX_ALIASED``.
+
+    PyYAML composes an alias as the very node its anchor names, so a node reached a second
+    time is an alias's value being built again: every value built that way counts."""
+
+    MERGE = "tag:yaml.org,2002:merge"
+
     def __init__(self, file: str):
         import yaml
         self.file = file
         self.constructor = yaml.SafeLoader("")
         self.mapping, self.sequence = yaml.MappingNode, yaml.SequenceNode
         self.problems: list[Problem] = []
+        self.built: set[int] = set()   # ids of the nodes built once
+        self.expanding = 0             # > 0 while an alias's value is built again
+        self.alias_line = 0            # where the outermost alias being built is written
+        self.aliased = 0
 
-    def build(self, node):
-        line = node.start_mark.line + 1
-        if isinstance(node, self.mapping):
-            result = LocatedDict()
-            result.line = line
-            result._key_lines = {}
-            self.constructor.flatten_mapping(node)
-            for key_node, value_node in node.value:
-                key = self.build(key_node)
-                if isinstance(key, (LocatedDict, LocatedList)):
-                    self.problems.append(Problem(self.file, key_node.start_mark.line + 1,
-                                                 "a mapping key must be a plain value"))
-                    continue
-                if key in result:
-                    self.problems.append(Problem(
-                        self.file, key_node.start_mark.line + 1,
-                        f"duplicate key {key!r} (first at line {result._key_lines[key]}); "
-                        "remove or rename one of them"))
-                    continue
-                result[key] = self.build(value_node)
-                result._key_lines[key] = key_node.start_mark.line + 1
-            return result
-        if isinstance(node, self.sequence):
-            result = LocatedList(self.build(item) for item in node.value)
-            result.line = line
-            result._item_lines = [item.start_mark.line + 1 for item in node.value]
-            return result
-        return self.constructor.construct_object(node, deep=True)
+    def build(self, node, line: int = 0, depth: int = 0):
+        """``node`` as a located value; ``line``: where the value is written (an alias's
+        node carries its anchor's line, not the alias's)."""
+        line = line or node.start_mark.line + 1
+        again = id(node) in self.built
+        if again:
+            self.expanding += 1
+            if self.expanding == 1:
+                self.alias_line = line
+        self.built.add(id(node))
+        try:
+            if self.expanding:
+                self.aliased += 1
+                if self.aliased > MAX_ALIASED:
+                    raise _Refused(self.alias_line, f"the aliases of this file expand to more "
+                                   f"than {MAX_ALIASED:,} values; a task file needs far "
+                                   "fewer: write the values out, or alias less")
+            if isinstance(node, (self.mapping, self.sequence)) and depth >= MAX_DEPTH:
+                raise _Refused(line, f"the values here are nested more than {MAX_DEPTH} "
+                               "levels deep; a task file needs far fewer (a tree a dozen "
+                               "levels deep is already large)")
+            if isinstance(node, self.mapping):
+                return self.build_mapping(node, depth)
+            if isinstance(node, self.sequence):
+                # an alias among the items: its node has the anchor's line, so the list's
+                result = LocatedList(
+                    self.build(item, node.start_mark.line + 1 if id(item) in self.built else 0,
+                               depth + 1) for item in node.value)
+                result.line = node.start_mark.line + 1
+                result._item_lines = [item.start_mark.line + 1 for item in node.value]
+                return result
+            try:
+                return self.constructor.construct_object(node, deep=True)
+            except (ValueError, OverflowError) as error:   # e.g. a date 2026-13-45
+                raise _Refused(line, f"not valid YAML: {error}") from None
+        finally:
+            if again:
+                self.expanding -= 1
+
+    def build_mapping(self, node, depth: int) -> LocatedDict:
+        result = LocatedDict()
+        result.line = node.start_mark.line + 1
+        result._key_lines = {}
+        merged: list[LocatedDict] = []
+        for key_node, value_node in node.value:
+            key_line = key_node.start_mark.line + 1
+            if key_node.tag == self.MERGE:
+                merged += self.merge_sources(value_node, key_line, depth)
+                continue
+            key = self.build(key_node, key_line, depth + 1)
+            if isinstance(key, (LocatedDict, LocatedList)):
+                self.problems.append(Problem(self.file, key_line,
+                                             "a mapping key must be a plain value"))
+                continue
+            if key in result:
+                self.problems.append(Problem(
+                    self.file, key_line,
+                    f"duplicate key {key!r} (first at line {result._key_lines[key]}); "
+                    "remove or rename one of them"))
+                continue
+            result[key] = self.build(value_node, key_line, depth + 1)
+            result._key_lines[key] = key_line
+        # YAML's merge key (<<): the mapping's own keys win, then the sources in their order
+        for source in merged:
+            for key, value in source.items():
+                if key not in result:
+                    result[key] = value
+                    result._key_lines[key] = source.line_of(key)
+        return result
+
+    def merge_sources(self, value_node, line: int, depth: int) -> list[LocatedDict]:
+        sources = value_node.value if isinstance(value_node, self.sequence) else [value_node]
+        if not all(isinstance(source, self.mapping) for source in sources):
+            raise _Refused(line, "not valid YAML: a merge key (<<) takes a mapping or a list "
+                           "of mappings")
+        return [self.build(source, line, depth + 1) for source in sources]
 
 
 def load(path: Path | str) -> tuple[object, list[Problem]]:
@@ -122,6 +239,9 @@ def load(path: Path | str) -> tuple[object, list[Problem]]:
     import yaml
     try:
         node = yaml.compose(text, Loader=_fast_loader())
+    except RecursionError:      # PyYAML's own composer, where libyaml is missing
+        return None, [Problem(file, 1, f"not valid YAML: nested more than {MAX_DEPTH} levels "
+                              "deep; a task file needs far fewer")]
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
@@ -132,6 +252,8 @@ def load(path: Path | str) -> tuple[object, list[Problem]]:
     builder = _Builder(file)
     try:
         document = builder.build(node)
+    except _Refused as refused:
+        return None, [Problem(file, refused.line, refused.message)]
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
@@ -147,7 +269,7 @@ def load(path: Path | str) -> tuple[object, list[Problem]]:
 def load_plain(path: Path | str):
     """``path`` parsed by PyYAML's safe loader (OSError, UnicodeDecodeError and
     ``yaml.YAMLError`` as they come)."""
-    from .answer_cache import Unencodable, decode, dumps
+    from .cache import Unencodable, decode, dumps
     text = Path(path).read_text(encoding="utf-8")
     kept = _kept("plain", text)
     if kept is not None and type(kept.get("value")) is str:
@@ -176,7 +298,7 @@ class _Unkept(ValueError):
 
 
 def _document_path(kind: str, text: str) -> Path | None:
-    from .answer_cache import private_folder
+    from .cache import private_folder
     folder = private_folder(DOCUMENTS)
     if folder is None:
         return None
@@ -186,13 +308,13 @@ def _document_path(kind: str, text: str) -> Path | None:
 
 def _kept(kind: str, text: str) -> dict | None:
     """The kept form of ``text`` parsed as ``kind``, or None."""
-    from .answer_cache import kept_json
+    from .cache import kept_json
     path = _document_path(kind, text)
     return kept_json(path, DOCUMENT_FORMAT) if path is not None else None
 
 
 def _keep(kind: str, text: str, content: dict) -> None:
-    from .answer_cache import keep, prune
+    from .cache import keep, prune
     path = _document_path(kind, text)
     if path is None:
         return

@@ -21,14 +21,6 @@ PACKAGES = ("grader", "reference")
 # a student's own, and they import each other as a student's modules would.
 NOT_THE_GRADERS = ROOT / "grader" / "conventions" / "standins"
 
-# The one known exception until issue 27's task-loader branch is merged: grader/tasks.py and
-# the random-trees check import each other through the check registry.  That branch turns
-# grader/tasks.py into the package grader/tasks/, whose model classes need no check kind; the
-# lead removes this constant when merging it.  Nothing else may be listed here.
-CIRCLES_THROUGH_TASKS_UNTIL_MERGE = (
-    frozenset({"grader.checks", "grader.checks.random_trees", "grader.tasks"}),
-)
-
 
 def modules() -> dict[str, Path]:
     found = {}
@@ -149,7 +141,7 @@ def test_the_graph_sees_lazy_and_relative_imports():
 
 def test_no_import_circle_in_grader_or_reference():
     graph = import_graph()
-    found = [c for c in circles(graph) if c not in CIRCLES_THROUGH_TASKS_UNTIL_MERGE]
+    found = circles(graph)
     assert not found, "import circles (the modules of each, and one way round it):\n" + "\n".join(
         f"{', '.join(sorted(component))}\n    {' -> '.join(a_cycle(component, graph))}"
         for component in found)

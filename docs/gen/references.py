@@ -1,12 +1,13 @@
 """Write the manual's generated references from the code, so that they cannot go stale.
 
-    python docs/gen/references.py            # rewrite docs/reference/{cli,check-kinds,mistakes}.md
+    python docs/gen/references.py            # rewrite docs/reference/{cli,task-files,
+                                             #   check-kinds,mistakes}.md
     python docs/gen/references.py --check    # exit 1, naming the files, when one is out of date
     python docs/gen/references.py --out DIR  # write them into DIR instead
 
 The pages are committed; ``tests/test_manual.py`` runs this script into a temporary folder and
 fails when a committed page differs from what it writes now.  Run it after changing a
-command's options or help, a check kind, or the mistake catalogue.
+command's options or help, the task-file schema, a check kind, or the mistake catalogue.
 
 This script reaches the code only through the public names in ``SOURCES`` below, and reads
 the message catalogues as files.  Where a restructure moves one of them, repoint it there;
@@ -36,6 +37,11 @@ SOURCES = {
     "check_kinds": "grader.checks:KINDS",
     # search function (by its model solution's name) -> the ids of its catalogue mistakes.
     "mistakes": "reference.variants:MISTAKES_OF",
+    # the task-file schema as JSON Schema, and how the loader puts a schema fragment in words
+    # (Checker(schema).words(fragment): "a whole number from 1 to 12"); the published file.
+    "task_schema": "grader.tasks.schema:json_schema",
+    "schema_words": "grader.tasks.validate:Checker",
+    "schema_file": "grader.tasks.schema:FILE",
 }
 # The message catalogues, read as YAML files: mistake.<id>, pseudocode.<id>, kind.<kind>.
 CATALOGUES = {"en": ROOT / "grader/report/messages/en.yaml",
@@ -43,7 +49,7 @@ CATALOGUES = {"en": ROOT / "grader/report/messages/en.yaml",
 # --------------------------------------------------------------------------------------------
 
 OUT = ROOT / "docs" / "reference"
-PAGES = ("cli.md", "check-kinds.md", "mistakes.md")
+PAGES = ("cli.md", "task-files.md", "check-kinds.md", "mistakes.md")
 WIDTH = 88   # usage lines are wrapped here, whatever the terminal
 
 
@@ -297,6 +303,131 @@ def check_kinds_page() -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+# -- the task files ------------------------------------------------------------------------
+
+def _flow(value) -> str:
+    """A value as YAML's flow style writes it: ``{minimax: minimax}``, ``[1, 4]``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_flow(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(item) for item in value) + "]"
+    if isinstance(value, str) and (not value or re.search(r"[:{}\[\],#&*!|>'\"%@`]", value)):
+        return '"' + value + '"'
+    return str(value)
+
+
+def _cell(plain: str) -> str:
+    """Plain text, with reStructuredText's ``code`` (a check kind's docstring) as code, for a
+    table cell."""
+    parts = re.split(r"``(.+?)``", plain)
+    return "".join(code(part) if index % 2 else text(part)
+                   for index, part in enumerate(parts)).replace("|", "\\|")
+
+
+def _value(item: dict, words) -> str:
+    """What a key's value may be, with links to the definitions it refers to."""
+    def link(ref: str) -> str:
+        name = ref.split("/")[-1]
+        return f"[{name}](#{name})"
+    if "$ref" in item:
+        return link(item["$ref"])
+    if "$ref" in item.get("items", {}):
+        return _cell(words({**item, "items": {}})).replace("values", link(item["items"]["$ref"]))
+    if "$ref" in (item.get("additionalProperties") or {}):
+        return "a mapping: name → " + link(item["additionalProperties"]["$ref"])
+    return _cell(words(item))
+
+
+def _key_table(fragment: dict, words, resolve, heading: str = "key") -> list[str]:
+    """A mapping's keys as a table: key, what its value is, default, what it is for."""
+    required = set(fragment.get("required", ()))
+    rows = [f"| {heading} | value | default | |", "|---|---|---|---|"]
+    group = None
+    for name, item in fragment.get("properties", {}).items():
+        if item.get("x-group") and item["x-group"] != group and len(
+                {i.get("x-group") for i in fragment["properties"].values()}) > 1:
+            group = item["x-group"]
+            rows.append(f"| **{_cell(group)}** | | | |")
+        shown = resolve(item)
+        value = _value(item, words)
+        if "const" in shown:
+            value = code(str(shown["const"]))
+        default = ("required" if name in required else
+                   code(_flow(shown["default"])) if "default" in shown else "")
+        rows.append(f"| `{name}` | {value} | {default} | {_cell(shown.get('description', ''))} |")
+    return rows
+
+
+def task_files_page() -> str:
+    schema = load("task_schema")()
+    checker = load("schema_words")(schema)
+    words, resolve = checker.words, checker.resolve
+    definitions = schema["definitions"]
+    kinds = [name[len("check-"):] for name in definitions if name.startswith("check-")]
+    shipped = load("schema_file").relative_to(ROOT).as_posix()
+    out = [banner(SOURCES["task_schema"]),
+           "# Task-file reference", "",
+           "Every key a task file may set: this page is the task-file schema, the one the loader "
+           "checks every task file against before it reads it (an unknown key, a value of the "
+           "wrong type or outside the allowed ones is refused with its `file:line`). The schema "
+           "is JSON Schema (draft-07): `grader schema` prints it, and the package ships it as "
+           f"`{shipped}`. An editor with a YAML language server (VS Code's YAML extension, "
+           "for one) validates and completes a task file whose first line names it, as the "
+           "bundled task files do:", "",
+           "```yaml",
+           f"# yaml-language-server: $schema=../{shipped}",
+           "```", "",
+           "How to write a task file, with examples: [Task files](../instructors/task-files.md) "
+           "and the [tutorial](../instructors/tutorial.md). A course is one task file or a "
+           "folder of them. In the tables, *value* says what a key's value may be, *default* "
+           "what holds without it.", "",
+           "## A task file", "",
+           text(schema.get("description", "")), "",
+           *_key_table(schema, words, resolve), ""]
+    # Each definition under its own name, which is its heading's anchor on GitHub and in
+    # MkDocs alike; the values that refer to it link there.
+    sections = [("course", "`course:`, the header"), ("limits", "`limits:`, of the header or a "
+                 "task"), ("leaderboard-column", "each item of `gradescope: {leaderboard: "
+                 "[...]}`"), ("task", "each item of `tasks:`"), ("tree-node", "each node of "
+                 "`tree:`"), ("pins", "each value of `expect:`, the pins of one function")]
+    for name, where in sections:
+        fragment = definitions[name]
+        out += [f"## {name}", "", f"*{where}.* " + text(fragment.get("description", "")), ""]
+        if "properties" in fragment:
+            out += [*_key_table(fragment, words, resolve), ""]
+        else:
+            out += [f"A node is {text(words(fragment))}.", ""]
+    out += ["## check", "", "*each item of `checks:`.* "
+            + text(definitions["check"].get("description", "")) + " Every check takes these "
+            "keys; its kind's options follow below, and what each kind judges is in the "
+            "[check-kind reference](check-kinds.md).", ""]
+    common = {key: item for key, item in definitions[f"check-{kinds[0]}"]["properties"].items()
+              if key in ("kind", "points", "visibility", "function")}
+    out += [*_key_table({"properties": {**common, "kind": definitions["check"]["properties"][
+        "kind"]}, "required": ["kind"]}, words, resolve), ""]
+    out += ["| kind | its options |", "|---|---|"]
+    for kind in kinds:
+        options = [key for key in definitions[f"check-{kind}"]["properties"] if key not in common]
+        out.append(f"| [`{kind}`](#{kind}) | "
+                   + (", ".join(code(o) for o in options) or "none") + " |")
+    out.append("")
+    for kind in kinds:
+        fragment = definitions[f"check-{kind}"]
+        options = {key: item for key, item in fragment["properties"].items() if key not in common}
+        out += [f"### {kind}", "",
+                _cell(fragment.get("description", "")) + f" ([more](check-kinds.md#{kind}))", ""]
+        if options:
+            out += [*_key_table({"properties": options, "required": fragment.get("required", [])},
+                                words, resolve, "option"), ""]
+        else:
+            out += ["No options of its own.", ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
 # -- the mistake catalogue -----------------------------------------------------------------
 
 def mistakes_page() -> str:
@@ -341,8 +472,8 @@ def mistakes_page() -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-BUILDERS = {"cli.md": cli_page, "check-kinds.md": check_kinds_page,
-            "mistakes.md": mistakes_page}
+BUILDERS = {"cli.md": cli_page, "task-files.md": task_files_page,
+            "check-kinds.md": check_kinds_page, "mistakes.md": mistakes_page}
 
 
 def generate() -> dict[str, str]:

@@ -15,7 +15,12 @@ from .common import (SEARCH_FUNCTIONS, action_justified, read_answer, search_fai
                      single_search_call, value_of_move)
 
 KIND = "action"
-OPTIONS = ("accept",)
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "accept": {"enum": ["any", "first"], "default": "any",
+               "description": "any: any optimal action passes; first: only the first optimal "
+                              "action in action order"},
+}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("optimal_actions",)
 

@@ -11,10 +11,17 @@ from .common import (SEARCH_FUNCTIONS, VISITS_VARY, number_of, search_failure,
                      single_search_call, visit_count)
 
 KIND = "count"
-OPTIONS = ("bound", "slack")
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("visits:count",)
 BOUNDS = ("equal", "at_most", "at_least")
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "bound": {"enum": list(BOUNDS), "default": "equal",
+              "description": "how the student's count compares with the reference's: equal, "
+                             "at_most (no more nodes) or at_least"},
+    "slack": {"type": "integer", "minimum": 0, "default": 0,
+              "description": "nodes the count may be off by and still pass"},
+}
 
 
 def applies_to(function):

@@ -15,7 +15,17 @@ from .common import SEARCH_FUNCTIONS, describe, run_failure
 from ..answers.numbers import is_number, same_number
 
 KIND = "evaluate"
-OPTIONS = ("board", "player", "expect")
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "board": {"type": "string", "x-words": "a tic-tac-toe board such as \"X../.O./...\"",
+              "description": "the position evaluated: tic-tac-toe rows of X, O and ., "
+                             "separated by /"},
+    "player": {"enum": ["X", "O"], "default": "X",
+               "description": "whose point of view the evaluation takes"},
+    "expect": {"type": "number",
+               "description": "the value the reference must give (a pin verified by grader "
+                              "validate)"},
+}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ()
 

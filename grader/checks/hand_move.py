@@ -7,7 +7,8 @@ file."""
 from ..hand import kinds
 
 KIND = "hand-move"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 JUDGED_WITH_REFERENCE = kinds.JUDGED_WITH_REFERENCE
 applies_to, parse_options, calls, judge = kinds.make(KIND, "move", ("minimax", "expectimax", "maxn"),
                                                      default_nodes=None,

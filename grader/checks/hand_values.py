@@ -9,7 +9,8 @@ file."""
 from ..hand import kinds
 
 KIND = "hand-values"
-OPTIONS = ("nodes",)
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {"nodes": kinds.nodes_option("inner")}
 JUDGED_WITH_REFERENCE = kinds.JUDGED_WITH_REFERENCE
 applies_to, parse_options, calls, judge = kinds.make(KIND, "values", ("minimax", "expectimax", "maxn"),
                                                      default_nodes="inner",

@@ -22,11 +22,18 @@ from ..answers.numbers import same_number
 from .visited import compare_visits
 
 KIND = "hygiene"
-OPTIONS = ("aspects",)
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("visits:full", "visits:set")
 ASPECTS = ("repeat", "terminal-root", "single-child")
 DEFAULT_ASPECTS = ("repeat", "single-child")
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "aspects": {"type": "array", "minItems": 1, "items": {"enum": list(ASPECTS)},
+                "default": list(DEFAULT_ASPECTS),
+                "description": "what is judged: repeat (the same call twice gives the same "
+                               "result), single-child (chains are searched like any node), "
+                               "terminal-root (a terminal root gives its utility, no action)"},
+}
 TERMINAL_ROOT = {"kind": "tree", "root": "A", "nodes": {"A": {"value": 7}}}
 CHAIN = {"kind": "tree", "root": "A", "nodes": {
     "A": {"children": ["A1"], "eval": 1},

@@ -19,7 +19,8 @@ from .common import run_failure, single_search_call
 from .iterations import REFERENCES, plies_of, scored, static_sets
 
 KIND = "iteration-visits"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ()
 

@@ -19,7 +19,8 @@ from .common import (PerObject, describe, run_failure, single_search_call, value
 from ..answers.numbers import is_number, same_number
 
 KIND = "iterations"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("iterations",)
 REFERENCES = ("iterative_deepening",)

@@ -18,7 +18,8 @@ from ..answers.numbers import is_number, same_number
 from .common import single_search_call
 
 KIND = "line"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("values",)
 REFERENCES = ("principal_variation",)

@@ -65,11 +65,47 @@ from .verdict import Verdict
 from .common import SEARCH_FUNCTIONS, VECTOR_SEARCHES, run_failure
 
 KIND = "match"
-OPTIONS = ("opponent", "games", "opening", "seed", "thresholds", "move_seconds",
-           "game_seconds", "stop_early", "margin")
 # What a series may ask at most: the games run one after another in one child.
 MAX_GAMES = 200
 MAX_OPENING = 20
+# How a series is played, shared with rating (play_options reads them).
+PLAY_OPTIONS = {
+    "games": {"type": "integer", "minimum": 2, "maximum": MAX_GAMES,
+              "description": "games played, in pairs with the seats swapped (an even number; "
+                             "rating: against each opponent)"},
+    "opening": {"type": "integer", "minimum": 0, "maximum": MAX_OPENING, "default": 2,
+                "description": "random plies played before each pair of games"},
+    "seed": {"type": "integer", "minimum": 0, "maximum": 2 ** 31, "default": 1,
+             "description": "the seed of the openings"},
+    "move_seconds": {"type": "number", "exclusiveMinimum": 0,
+                     "description": "CPU seconds per move (default: the task's call_seconds)"},
+    "game_seconds": {"type": "number", "exclusiveMinimum": 0,
+                     "description": "CPU seconds per game (default: the task's "
+                                    "submission_seconds shared among the games)"},
+}
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "opponent": {"type": "string", "x-required": True,
+                 "description": "the baseline played against: random, greedy or alphabeta:D "
+                                "(the reference alpha-beta at depth D)"},
+    "games": {**PLAY_OPTIONS["games"], "default": 10},
+    **{key: PLAY_OPTIONS[key] for key in ("opening", "seed")},
+    "thresholds": {"type": "array", "minItems": 1,
+                   "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                             "items": {"type": "number"}},
+                   "x-words": "a list of pairs [share, points], e.g. [[0.5, 1], [0.7, 2]]",
+                   "x-required": True,
+                   "description": "pairs [share of the points, points earned], both "
+                                  "increasing; the highest reached counts"},
+    **{key: PLAY_OPTIONS[key] for key in ("move_seconds", "game_seconds")},
+    "stop_early": {"type": "boolean", "default": False,
+                   "description": "stop the games once every threshold is clearly reached or "
+                                  "missed"},
+    "margin": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5,
+               "default": 0.05,   # grader.play.sprt.DEFAULT_MARGIN (tests/test_schema.py)
+               "description": "with stop_early: how far from a threshold the share must "
+                              "clearly be"},
+}
 # Games a match needs a depth for: a search to the end of the game would not finish.
 DEPTH_NEEDED = ("connect4", "kalah")
 # The games are played against the reference's baselines: not in a self-check kit.

@@ -32,7 +32,12 @@ from .common import describe, run_failure, wrong_move_facts
 from ..answers.numbers import same_number
 
 KIND = "ordering"
-OPTIONS = ("at_most",)
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "at_most": {"type": "integer", "minimum": 1,
+                "description": "the most nodes the reference alpha-beta may visit with the "
+                               "student's ordering"},
+}
 # The model solutions this check can judge (reference.techniques.MOVE_ORDERINGS).
 ORDERINGS = ("order",)
 GAMES = ("kalah", "connect4", "tictactoe")

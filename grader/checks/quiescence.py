@@ -18,7 +18,8 @@ from .verdict import failed, passed
 from .common import PerObject, number_of, search_failure, single_search_call
 
 KIND = "quiescence"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("extension_visits",)
 

@@ -26,6 +26,7 @@ from dataclasses import replace
 from ..calls import Call, canonical
 from ..games.moves import is_move_of, type_mismatch
 from ..randomtrees import Shape, generate, horizons, rounds_to_leaves, size, to_pacman, to_yaml
+from ..yamlsrc import parse_number
 from .verdict import failed, passed
 from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, VISITS_VARY,
                      PerObject, read_search_result)
@@ -34,8 +35,46 @@ from .horizon import discipline
 from .visited import compare_visits
 
 KIND = "random-trees"
-OPTIONS = ("seed", "trees", "branching", "depth", "values", "ties", "leaf_share", "chains",
-           "floats", "search_depth", "time_limit", "partial", "agents")
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+# A two-player tree's shape defaults to Shape()'s; the multi-agent convention draws smaller trees.
+_RANGE = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": ["number", "string"]},
+          "x-words": "a range [low, high]"}
+_SHARE = {"type": "number", "minimum": 0, "maximum": 1}
+_TWO_PLAYER = Shape()
+OPTIONS = {
+    "seed": {"type": "integer", "default": 1,
+             "description": "the seed: the same seed gives the same trees and horizons"},
+    "trees": {"type": "integer", "minimum": 1, "maximum": 5000, "default": 200,
+              "description": "how many trees"},
+    "branching": {**_RANGE, "default": list(_TWO_PLAYER.branching),
+                  "description": "children per inner node, [low, high] (from 1 to 8)"},
+    "depth": {**_RANGE, "default": list(_TWO_PLAYER.depth),
+              "description": "the trees' depth, [low, high] (from 1 to 8; multi-agent: "
+                             "rounds of all agents)"},
+    "values": {**_RANGE, "default": list(_TWO_PLAYER.values),
+               "description": "leaf and heuristic values, [low, high]"},
+    "ties": {**_SHARE, "default": _TWO_PLAYER.ties,
+             "description": "share of values drawn from a small range, so that values tie"},
+    "leaf_share": {**_SHARE, "default": _TWO_PLAYER.leaf_share,
+                   "description": "chance that a node above the bottom is a leaf"},
+    "chains": {**_SHARE, "default": _TWO_PLAYER.chains,
+               "description": "chance that an inner node below the root has a single child"},
+    "floats": {"type": "boolean", "default": _TWO_PLAYER.floats,
+               "description": "leaf values with fractions"},
+    "search_depth": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 12},
+                               {"type": "array", "minItems": 2, "maxItems": 2,
+                                "items": {"type": "integer", "minimum": 1, "maximum": 12}}],
+                     "description": "a depth limit passed to the search: a number, or [low, "
+                                    "high] to draw one per tree (default: to the end)"},
+    "time_limit": {"type": "number", "exclusiveMinimum": 0, "default": 20,
+                   "description": "CPU seconds for all trees together"},
+    "partial": {"type": "boolean", "default": False,
+                "description": "points in proportion to the trees passed, instead of all or "
+                               "nothing"},
+    "agents": {**_RANGE,
+               "description": "multi-agent convention: the range of MIN agents drawn per tree "
+                              "(default: the task's players)"},
+}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("optimal_actions", "visits:full", "visits:set", "visits:chain")
 # Their functions take no depth argument: helpers' alphabeta(state, player, alpha, beta) would
@@ -52,7 +91,6 @@ def applies_to(function):
 
 def _range(item, key, default, context, low, high):
     value = item.get(key, list(default))
-    from ..tasks import parse_number
     if (not isinstance(value, list) or len(value) != 2
             or any(parse_number(v) is None for v in value)):
         context.problem(item.line_of(key), f"{key} must be [low, high], e.g. {list(default)}")

@@ -48,17 +48,38 @@ from __future__ import annotations
 from .verdict import Verdict
 from .common import run_failure
 # which functions it checks (applies_to) and how a series is read and shown: as match's
-from .match import (applies_to, game_facts, game_problem, play_options,  # noqa: F401
-                    seconds_of, summary, whole)
+from .match import (PLAY_OPTIONS, applies_to, game_facts, game_problem,  # noqa: F401
+                    play_options, seconds_of, summary, whole)
 
 KIND = "rating"
-OPTIONS = ("opponents", "games", "opening", "seed", "ladder", "move_seconds", "game_seconds")
 JUDGED_WITH_REFERENCE = True
 MAX_OPPONENTS = 8
 # The student's name among the players rated: never a baseline's (random, greedy,
 # alphabeta:D), whatever the student's folder is called.
 STUDENT = "student"
 LADDER_EXAMPLE = 'e.g. ladder: [[greedy, 1], ["alphabeta:1", 2], ["alphabeta:2", 3]]'
+NEEDS_OPPONENTS = (f"a rating check needs opponents: a list of 2 to {MAX_OPPONENTS} baselines "
+                   '(random, greedy, alphabeta:D), e.g. opponents: [random, greedy, "alphabeta:2"]')
+NEEDS_LADDER = ("a rating check needs a ladder: rungs [baseline, points], the highest whose "
+                f"baseline the student's rating is above counts, {LADDER_EXAMPLE}")
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "opponents": {"type": "array", "minItems": 2, "maxItems": MAX_OPPONENTS,
+                  "items": {"type": "string"}, "x-required": True,
+                  "x-hint": NEEDS_OPPONENTS,
+                  "description": f"the baselines the student is rated among, 2 to "
+                                 f"{MAX_OPPONENTS}, each once: random, greedy, alphabeta:D"},
+    "games": {**PLAY_OPTIONS["games"], "default": 4},
+    **{key: PLAY_OPTIONS[key] for key in ("opening", "seed")},
+    "ladder": {"type": "array", "minItems": 1,
+               "items": {"type": "array", "minItems": 2, "maxItems": 2},
+               "x-words": "a list of rungs [baseline, points], e.g. [[greedy, 1], "
+                          "[\"alphabeta:1\", 2]]",
+               "x-required": True, "x-missing": NEEDS_LADDER,
+               "description": "rungs [baseline, points], points increasing; the highest rung "
+                              "whose baseline the student's rating is above counts"},
+    **{key: PLAY_OPTIONS[key] for key in ("move_seconds", "game_seconds")},
+}
 
 
 def _opponents(item, context, line) -> tuple:
@@ -66,9 +87,7 @@ def _opponents(item, context, line) -> tuple:
     where = item.line_of("opponents") if "opponents" in item else line
     if not (isinstance(raw, list) and all(isinstance(name, str) for name in raw)
             and 2 <= len(raw) <= MAX_OPPONENTS):
-        context.problem(where, f"a rating check needs opponents: a list of 2 to "
-                        f"{MAX_OPPONENTS} baselines (random, greedy, alphabeta:D), e.g. "
-                        'opponents: [random, greedy, "alphabeta:2"]')
+        context.problem(where, NEEDS_OPPONENTS)
         return ()
     from ..play import baseline
     for name in raw:
@@ -88,9 +107,7 @@ def _ladder(item, context, line, opponents: tuple) -> tuple:
     raw = item.get("ladder")
     where = item.line_of("ladder") if "ladder" in item else line
     if not isinstance(raw, list) or not raw:
-        context.problem(where, "a rating check needs a ladder: rungs [baseline, points], the "
-                        f"highest whose baseline the student's rating is above counts, "
-                        f"{LADDER_EXAMPLE}")
+        context.problem(where, NEEDS_LADDER)
         return ()
     rungs = []
     for rung in raw:

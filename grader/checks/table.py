@@ -24,7 +24,11 @@ from ..answers.numbers import same_number
 from ..answers.proof import proves
 
 KIND = "table"
-OPTIONS = ("at_most",)
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "at_most": {"type": "integer", "minimum": 1,
+                "description": "the most nodes the student's search may visit"},
+}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("compared",)
 FUNCTIONS = ("alphabeta_tt",)

@@ -12,7 +12,8 @@ from .common import (SEARCH_FUNCTIONS, read_answer, search_failure, single_searc
 from ..answers.numbers import same_number
 
 KIND = "value"
-OPTIONS = ()
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ()
 

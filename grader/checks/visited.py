@@ -13,10 +13,17 @@ from .common import (SEARCH_FUNCTIONS, VISITS_VARY, PerObject, first_difference,
                      single_search_call)
 
 KIND = "visited"
-OPTIONS = ("order",)
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("visits:full", "visits:set", "visits:chain", "visits:members")
 ORDERS = ("siblings", "set", "sequence")
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "order": {"enum": list(ORDERS),
+              "description": "how the visits are compared: siblings (the same nodes, every "
+                             "node's children first visited in action order; the default), set "
+                             "(the same nodes), sequence (the same visit sequence; the default "
+                             "for searches that try a killer move first)"},
+}
 # Searches that try children against action order by design (killer moves first): their
 # visits are compared as a sequence unless the task says otherwise, never by sibling order.
 REORDERING = ("alphabeta_killer",)

@@ -13,7 +13,11 @@ from .common import single_search_call
 from .table import judge_bounded, parse_at_most
 
 KIND = "window"
-OPTIONS = ("at_most",)
+# The options a task file may set: JSON Schema, read by the loader and published (grader.tasks.schema).
+OPTIONS = {
+    "at_most": {"type": "integer", "minimum": 1,
+                "description": "the most nodes the student's search may visit"},
+}
 # What a self-check kit keeps, sealed, of this kind's answers (grader.answers.sealed.seal_answer).
 SEALED_PARTS = ("compared",)
 FUNCTIONS = ("negascout", "mtdf")

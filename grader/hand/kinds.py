@@ -10,6 +10,17 @@ from . import questions, taskfile
 JUDGED_WITH_REFERENCE = True
 
 
+def nodes_option(default_nodes=None) -> dict:
+    """The ``nodes`` option of a hand check kind, as its ``OPTIONS`` declare it (JSON Schema):
+    ``inner``, ``all`` or ``visited`` where the kind has a default, or a list of nodes."""
+    listed = {"type": "array", "minItems": 1, "items": {"type": "string"}}
+    if default_nodes is None:
+        return {**listed, "x-required": True, "description": "the nodes asked about, e.g. [C, D]"}
+    return {"anyOf": [{"enum": ["inner", "all", "visited"]}, listed], "default": default_nodes,
+            "description": "the nodes asked about: inner (every inner node), all, visited, "
+                           "or a list such as [C, D]"}
+
+
 def make(kind: str, question: str, functions: tuple, default_nodes=None,
          needs_nodes: bool = False):
     """The module-level functions of a hand check kind: ``applies_to``, ``parse_options``,
