@@ -2,7 +2,7 @@
 
 The project's own test folders are not in this repository; ``write_tests`` draws trees of the
 same kind and size (one or two ghosts, one or two rounds, two or three moves per state, at
-most about 80 states, win and lose states, evaluations at the horizon) with ``grader.randomtrees`` and writes them as the project does: ``NAME.test``
+most about 80 states, win and lose states, evaluations at the horizon) with ``grader.random_tree_generator`` and writes them as the project does: ``NAME.test``
 (``GraphGameTreeTest``: agents, depth, start, win and lose states, ``successors`` and
 ``evaluation`` lines) with ``NAME.solution`` (the action and the generated states, from this
 grader's reference).  ``grader import-trees`` reads them back.
@@ -31,7 +31,7 @@ def write_tests(folder: Path, agent: str, search: str, count: int, seed: int) ->
     """``count`` tree tests of ``agent`` (answered by the reference's ``search``) in ``folder``."""
     sys.path.insert(0, str(ROOT))
     from grader.answers.search import answer_search
-    from grader.randomtrees import Shape, generate, horizons, rounds_to_leaves, to_pacman
+    from grader.random_tree_generator import Shape, generate, horizons, rounds_to_leaves, to_pacman
     # Trees of the project's size: 6 to 87 states (median 29) for 33 trees of seed 7.
     shape = Shape(branching=(2, 3), depth=(1, 2), values=(-20, 20), agents=(1, 2),
                   max_nodes=80)

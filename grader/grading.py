@@ -251,7 +251,7 @@ def smaller_known_example(verdict: Verdict, plan: Plan, run: SubmissionRun,
     import json
 
     from .checks.random_trees import call_for_horizon, compare_tree, example
-    from .randomtrees import size
+    from .random_tree_generator import size
     horizon = verdict.facts.get("horizon")
     call = call_for_horizon(verdict.check, plan.calls_of[verdict.check.id], horizon)
     known = answers.small_trees(verdict.check.id, horizon, call)

@@ -289,7 +289,7 @@ def _small_tree_calls(check, plan):
     trees of its kind as items, smallest first."""
     from .calls import canonical
     from .checks.random_trees import call_for_horizon, shape_of
-    from .randomtrees import generate, size
+    from .random_tree_generator import generate, size
     shape = shape_of(check)
     small = replace(shape, branching=(min(shape.branching[0], 3), min(shape.branching[1], 3)),
                     depth=(min(shape.depth[0], 3), min(shape.depth[1], 3)))

@@ -202,7 +202,7 @@ def copied_sources(tmp_path, monkeypatch) -> dict:
 @pytest.mark.parametrize("source, changes_the_key", [
     ("reference/minimax.py", True), ("reference/evaluation.py", True),
     ("grader/answers/search.py", True), ("grader/games/tree.py", True),
-    ("grader/randomtrees.py", True), ("grader/calls.py", True),
+    ("grader/random_tree_generator.py", True), ("grader/calls.py", True),
     ("grader/report/writers.py", False), ("grader/cli.py", False),
 ])
 def test_the_key_follows_the_sources_the_answers_are_computed_with(

@@ -13,7 +13,7 @@ import pytest
 
 from grader.answers.bounded import make_game
 from grader.grading import grade_submission, prepare
-from grader.randomtrees import Shape, generate
+from grader.random_tree_generator import Shape, generate
 from grader.report.messages import Catalogue
 from grader.report.writers import render_student
 from grader.tasks import TaskFileError, load_course

@@ -123,7 +123,7 @@ def test_a_pacman_style_counterexample_reads_back_as_a_tree_test(agents_course, 
     """What the feedback shows is a tree test `grader import-trees` accepts, with the same
     answers: a student can paste it into the project's test folder."""
     from grader.cli import main
-    from grader.randomtrees import to_pacman
+    from grader.random_tree_generator import to_pacman
     check = random_check(agents_course, "AlphaBetaAgent", 2)
     for number, (tree, horizon) in enumerate(zip(trees_of(check)[:8], horizons_of(check))):
         fields = dict(part.split(": ", 1) for part in to_pacman(tree, horizon).split("; "))

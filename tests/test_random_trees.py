@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.randomtrees import Shape, generate, to_yaml
+from grader.random_tree_generator import Shape, generate, to_yaml
 from grader.tasks import load_course
 
 
@@ -39,7 +39,7 @@ def test_a_tree_written_as_yaml_reads_back_as_the_same_tree(seed, floats, tmp_pa
 
 
 def test_a_search_depth_range_draws_horizons_of_both_parities_reproducibly():
-    from grader.randomtrees import horizons
+    from grader.random_tree_generator import horizons
     drawn = horizons(2026, 100, [1, 4])
     assert drawn == horizons(2026, 100, [1, 4]), "the same seed draws the same horizons"
     assert set(drawn) == {1, 2, 3, 4}

@@ -85,7 +85,7 @@ def test_depth_limited_search_evaluates_exactly_at_the_horizon():
 
 def test_catalogue_variants_without_a_mistake_are_the_reference():
     """The variants differ from the reference by their one mistake and nothing else."""
-    from grader.randomtrees import generate
+    from grader.random_tree_generator import generate
     from reference.variants import expectimax_family, minimax_family, negamax_family
     from reference.minimax import expectimax
     families = {"minimax": (minimax, lambda g, s, d: minimax_family(g, s, d, pruning=False)),

@@ -4,7 +4,7 @@ functions, no processes."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.randomtrees import generate
+from grader.random_tree_generator import generate
 from grader.shrinking import _rounded, shrink
 
 

@@ -25,7 +25,8 @@ from dataclasses import replace
 
 from ..calls import Call, canonical
 from ..games.moves import is_move_of, type_mismatch
-from ..randomtrees import Shape, generate, horizons, rounds_to_leaves, size, to_pacman, to_yaml
+from ..random_tree_generator import (Shape, generate, horizons, rounds_to_leaves, size, to_pacman,
+                                     to_yaml)
 from ..yamlsrc import parse_number
 from .verdict import failed, passed
 from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, VISITS_VARY,

@@ -1,4 +1,5 @@
-"""Seeded random game trees for the random-tree check, and their YAML rendering.
+"""The generator of seeded random game trees, and their YAML rendering; the check that
+searches them is ``grader/checks/random_trees.py`` (kind ``random-trees``).
 
 ``generate(seed, count, shape)`` returns ``count`` tree specs (see ``grader.games.tree``),
 the same ones for the same seed and shape on every machine (``random.Random`` is
