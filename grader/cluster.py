@@ -3,19 +3,19 @@
 cluster, which may run on other machines (a lab's PCs, a Slurm or PBS allocation made with
 ``dask-jobqueue``).
 
-The batch process stays the one that reads the submissions folder and writes the reports.
-For each submission it stages the private copy itself (``grader.submissions.stage``: the one
-place that opens what students handed in, safe against hostile names, links and archives),
+The batch process stays the one that reads the submissions folder and writes the reports.  For
+each submission it stages the private copy itself (``grader.submissions.staging.stage``: the
+one place that opens what students handed in, safe against hostile names, links and archives),
 hashes it (a submission graded before with the same hashes is not sent at all: ``--resume``
-works whichever executor graded it before), and sends the copy's regular files and folders
-as bytes with the staging's problem and notes.  A worker unpacks them into a private
-temporary folder and grades them with a ``SubmissionGrader`` of its own (one per worker
-thread, made on first use and kept for the batch), in its own local sandbox, at the level
-the batch process chose: a worker where that level does not work grades nothing at a weaker
-one; the submission becomes an internal error saying so.  The course, the plan and the
-reference answers travel once per worker (``Client.scatter(..., broadcast=True)``), not with
-every submission: workers see the hidden checks and the reference answers, so they must be
-machines the instructor trusts.
+works whichever executor graded it before), and sends the copy's regular files and folders as
+bytes with the staging's problem and notes.  A worker unpacks them into a private temporary
+folder and grades them with a ``SubmissionGrader`` of its own (one per worker thread, made on
+first use and kept for the batch), in its own local sandbox, at the level the batch process
+chose: a worker where that level does not work grades nothing at a weaker one; the submission
+becomes an internal error saying so.  The course, the plan and the reference answers travel
+once per worker (``Client.scatter(..., broadcast=True)``), not with every submission: workers
+see the hidden checks and the reference answers, so they must be machines the instructor
+trusts.
 
 Results come back as they are ready (``distributed.as_completed``) and go to ``receive`` at
 once, which writes them.  A task that fails (its worker died and the scheduler gave up on

@@ -87,7 +87,7 @@ def visible_course(course: Course) -> tuple[Course, int]:
 
 
 def course_to_json(course: Course) -> dict:
-    """The course as data that ``answer_cache.dumps`` stores exactly (tuples stay tuples)."""
+    """The course as data that ``grader.cache.dumps`` stores exactly (tuples stay tuples)."""
     return {"title": course.title, "language": course.language, "files": list(course.files),
             "packages": list(course.packages),
             # the modules the course ships to every submission (provides:), whole

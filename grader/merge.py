@@ -1,7 +1,7 @@
 """``grader merge``: the reports of a batch graded as shards (``grader grade --shard K/N``),
 combined into the reports of one run.
 
-Each shard's ``.batch.json`` (written with its exports, see ``report.writers.write_batch``)
+Each shard's ``.batch.json`` (written with its exports, see ``lms.exports.write_batch``)
 records which shard it is, the task files' hash, what the whole listing held, the students it
 graded, its language, time and jobs.  Merging checks those records against each other (every
 shard of one split exactly once, the same listing, task files and language, nothing

@@ -124,7 +124,8 @@ def pytest_configure(config) -> None:
 
 # What the session's grading imports, imported once before collection (see pytest_configure).
 GRADING_MODULES = ("grader.tasks", "grader.answers.book", "grader.cli", "grader.single",
-                   "grader.grading", "grader.sandbox.run", "grader.submissions",
+                   "grader.grading", "grader.sandbox.run", "grader.submissions.finding",
+                   "grader.submissions.staging", "grader.sandbox.staging",
                    "grader.sandbox.launcher", "grader.sandbox.levels",
                    "grader.report.views", "grader.report.messages", "grader.report.grades",
                    "grader.report.safe", "grader.report.writers")

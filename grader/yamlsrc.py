@@ -274,7 +274,7 @@ def load_plain(path: Path | str):
     kept = _kept("plain", text)
     if kept is not None and type(kept.get("value")) is str:
         try:
-            return decode(kept["value"])      # answer_cache's exact encoding, as JSON text
+            return decode(kept["value"])      # grader.cache's exact encoding, as JSON text
         except (TypeError, ValueError, RecursionError):
             pass
     import yaml

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import grader.answers.book
-from grader.answers import cache as answer_cache
+from grader.answers import cache as answers_cache
 from grader.answers.cache import AnswerCache, course_key
 from grader.cache import cache_dir, decode, dumps
 from grader.answers.book import AnswerBook
@@ -168,7 +168,7 @@ def test_a_spoiled_cache_file_is_ignored_and_the_answers_computed_again(course, 
 def test_a_wrong_shape_with_a_matching_digest_is_ignored(course):
     cache = saved_cache(course)
     payload = b'{"abc": [1, 2]}'
-    header = json.dumps({"format": answer_cache.FORMAT, "key": cache.key,
+    header = json.dumps({"format": answers_cache.FORMAT, "key": cache.key,
                          "digest": hashlib.sha256(payload).hexdigest()})
     cache.path.write_bytes(header.encode() + b"\n" + payload)
     assert cache.load() == {}
@@ -190,12 +190,12 @@ def test_the_key_follows_the_task_files(tmp_path):
 
 
 def copied_sources(tmp_path, monkeypatch) -> dict:
-    roots = {name: tmp_path / "src" / name for name in answer_cache.PACKAGES}
+    roots = {name: tmp_path / "src" / name for name in answers_cache.PACKAGES}
     shutil.copytree(ROOT / "grader", roots["grader"],
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "reference", roots["reference"],
                     ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(answer_cache, "_package_dirs", lambda: roots)
+    monkeypatch.setattr(answers_cache, "_package_dirs", lambda: roots)
     return roots
 
 
@@ -221,44 +221,44 @@ def test_the_sources_digest_is_kept_by_their_metadata_and_found_again(
     fingerprint of the files' metadata, read back while nothing changed, and made afresh
     after any edit."""
     roots = copied_sources(tmp_path, monkeypatch)
-    monkeypatch.setattr(answer_cache, "RACY_SECONDS", -3600.0)   # the copies count as old
-    computed = answer_cache._sources_digest_computed()
+    monkeypatch.setattr(answers_cache, "RACY_SECONDS", -3600.0)   # the copies count as old
+    computed = answers_cache._sources_digest_computed()
     before = course_key(course)
-    kept = list((tmp_path / "cache" / answer_cache.SOURCES).iterdir())
+    kept = list((tmp_path / "cache" / answers_cache.SOURCES).iterdir())
     assert len(kept) == 1 and computed in kept[0].read_text()
 
     def no_scanning():
         raise AssertionError("scanned again")
-    scanning = answer_cache.answer_sources
-    monkeypatch.setattr(answer_cache, "answer_sources", no_scanning)
-    assert answer_cache.sources_digest() == computed and course_key(course) == before
-    monkeypatch.setattr(answer_cache, "answer_sources", scanning)
+    scanning = answers_cache.answer_sources
+    monkeypatch.setattr(answers_cache, "answer_sources", no_scanning)
+    assert answers_cache.sources_digest() == computed and course_key(course) == before
+    monkeypatch.setattr(answers_cache, "answer_sources", scanning)
     # An edit of the same size: the change time tells.
     search = roots["reference"] / "minimax.py"
     text = search.read_text()
     search.write_text(text.replace("def ", "def_", 1).replace("def_", "def ", 1)
                       .replace("return", "retUrn", 1))
-    assert answer_cache.sources_digest() != computed
+    assert answers_cache.sources_digest() != computed
     search.write_text(text)
-    assert answer_cache.sources_digest() == computed
+    assert answers_cache.sources_digest() == computed
     # A kept digest others could have written is not read.
-    fresh = answer_cache.sources_digest()
-    for planted in (tmp_path / "cache" / answer_cache.SOURCES).iterdir():
+    fresh = answers_cache.sources_digest()
+    for planted in (tmp_path / "cache" / answers_cache.SOURCES).iterdir():
         planted.write_text(planted.read_text().replace(fresh, "0" * 64))
         planted.chmod(0o666)
-    assert answer_cache.sources_digest() == fresh
+    assert answers_cache.sources_digest() == fresh
 
 
 def test_sources_changed_just_now_are_not_kept(tmp_path, monkeypatch, course):
     copied_sources(tmp_path, monkeypatch)    # every copy is younger than RACY_SECONDS
     course_key(course)
-    folder = tmp_path / "cache" / answer_cache.SOURCES
+    folder = tmp_path / "cache" / answers_cache.SOURCES
     assert not folder.exists() or not list(folder.iterdir())
 
 
 def test_the_key_follows_the_python_version(course, monkeypatch):
     before = course_key(course)
-    monkeypatch.setattr(answer_cache.sys, "version", "3.99.0 (a different build)")
+    monkeypatch.setattr(answers_cache.sys, "version", "3.99.0 (a different build)")
     assert course_key(course) != before
 
 
@@ -279,20 +279,20 @@ def imports_by_ast(path: Path, module: str) -> set[str]:
 
 
 def test_the_textual_import_scan_finds_what_the_parser_finds():
-    roots = answer_cache._package_dirs()
-    for path in answer_cache.answer_sources():
+    roots = answers_cache._package_dirs()
+    for path in answers_cache.answer_sources():
         package = "grader" if path.is_relative_to(roots["grader"]) else "reference"
         parts = path.relative_to(roots[package]).with_suffix("").parts
         module = ".".join((package, *(parts[:-1] if parts[-1] == "__init__" else parts)))
-        found = answer_cache._imported_names(path.read_text(), module,
+        found = answers_cache._imported_names(path.read_text(), module,
                                              path.name == "__init__.py")
         assert imports_by_ast(path, module) <= found, path
 
 
 def test_the_answer_sources_are_grader_answers_and_what_it_imports():
-    roots = answer_cache._package_dirs()
+    roots = answers_cache._package_dirs()
     sources = {p.relative_to(roots["grader"].parent).as_posix()
-               for p in answer_cache.answer_sources()}
+               for p in answers_cache.answer_sources()}
     assert {"grader/answers/compute.py", "grader/answers/search.py", "grader/games/tree.py",
             "grader/calls.py", "reference/minimax.py", "reference/evaluation.py"} <= sources
     assert "grader/cli.py" not in sources and "grader/report/writers.py" not in sources

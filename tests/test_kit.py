@@ -356,7 +356,7 @@ def test_the_answer_files_hold_no_value_no_move_no_node_and_no_count(course, kit
     for name in ("kit-answers.json.gz", "kit-variants.json.gz", "kit-small-trees.json.gz"):
         for key, value in plain_content(files[name]):
             if isinstance(value, list):
-                assert key == "v", (name, key, value)    # (answer_cache's encoding of tuples)
+                assert key == "v", (name, key, value)    # (grader.cache's encoding of tuples)
                 continue
             if isinstance(value, (int, float)):
                 assert key == "length", (name, key, value)

@@ -17,8 +17,9 @@ more is refused when the task file is read: lower its depth).  The check passes 
    pass).
 
 The alpha-beta of step 2 is the model solution's (``reference.techniques``, through
-``grader.answers.search_with_orders``), run on the student's replies: this check's judge needs the reference, so a self-check kit leaves it out
-and counts it with the checks run only at hand-in (``JUDGED_WITH_REFERENCE``).
+``grader.answers.search.search_with_orders``), run on the student's replies: this check's
+judge needs the reference, so a self-check kit leaves it out and counts it with the checks run
+only at hand-in (``JUDGED_WITH_REFERENCE``).
 """
 
 import json

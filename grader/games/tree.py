@@ -133,7 +133,8 @@ class TreeRules:
         if not node.get("children"):
             return self._signed(node["value"], player)
         # Without a heuristic value a node is neutral (0), as in the other games; a
-        # depth-limited task must give every node at its horizon a value (tasks.py checks).
+        # depth-limited task must give every node at its horizon a value (checked by
+        # grader/tasks/game.py).
         return self._signed(node.get("eval") or 0, player)
 
     def _signed(self, value, player):

@@ -4,9 +4,10 @@ uncertainty and written as a leaderboard, ``ratings.csv`` and one page per playe
 
 The flow:
 
-1. **Players.** Each submission is staged into a private copy (``grader.submissions.stage``:
-   the one place that opens what students handed in); one whose copy cannot be made is left
-   out and listed.  The baselines (``grader.play.players.baseline``) join by name.
+1. **Players.** Each submission is staged into a private copy
+   (``grader.submissions.staging.stage``: the one place that opens what students handed in);
+   one whose copy cannot be made is left out and listed.  The baselines
+   (``grader.play.players.baseline``) join by name.
 2. **Schedule** (``grader.play.schedule``): a round robin, Swiss rounds, or rounds of
    random opponents.
 3. **Games.** Each matchup is one pair of games (``grader.play.referee.play_pair``), played by

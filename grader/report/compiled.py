@@ -16,7 +16,7 @@ FOLDER = "templates"
 
 
 class OwnBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's file cache that reads only files of ours (``answer_cache.kept_file``)."""
+    """Jinja's file cache that reads only files of ours (``grader.cache.kept_file``)."""
 
     def load_bytecode(self, bucket) -> None:
         from ..cache import kept_file

@@ -17,10 +17,10 @@ Moodle's "Download all submissions" (mod/assign/classes/downloader.php, 4.1 and 
 ILIAS's "Download all submissions" puts the students' folders under
 ``<assignment>/Abgaben/`` (or ``Submissions/``, after the user's language).
 
-``find`` (``grader.submissions``) asks ``plugin_folders`` which folders of one participant
-belong together; ``prepare`` turns a zip, a flat download or an ILIAS top into the folder
-``find`` lists, in a temporary folder, with what it did said in one line each.  Nothing here
-opens a student's file but to copy it, and nothing follows a link.
+``find`` (``grader.submissions.finding``) asks ``plugin_folders`` which folders of one
+participant belong together; ``prepare`` turns a zip, a flat download or an ILIAS top into the
+folder ``find`` lists, in a temporary folder, with what it did said in one line each.  Nothing
+here opens a student's file but to copy it, and nothing follows a link.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ ONLINE_TEXT_FILE = "onlinetext.html"
 ILIAS_FOLDER = re.compile(r"^[^_]+_.+_.+_\d+$")     # Lastname_Firstname_Login_UsrId
 
 # Limits for a whole class's zip (a student's own archive has the tighter ones of
-# grader.submissions): checked before anything is written.
+# grader.submissions.limits): checked before anything is written.
 CLASS_ZIP_BYTES = 4 << 30           # the zip file
 CLASS_MEMBERS = 100_000             # its members
 CLASS_UNPACKED = 4 << 30            # what it unpacks to, declared sizes
