@@ -22,7 +22,9 @@ of N against a batch of 1, which takes out the fixed start-up), and the ratio gr
 
 Two measures.  ``wall``: seconds on the clock.  ``cpu``: core-seconds of the run's whole
 process tree, sandboxed children included, read from a cgroup made for the run (cgroup v2
-``cpu.stat`` or v1 ``cpuacct.usage``), so that other work on the machine does not count; where
+``cpu.stat`` or v1 ``cpuacct.usage``), so that other work on the machine does not count (the
+run gets a mount namespace in which that cgroup is the hierarchy's root, so that the cgroups
+the grader makes for its children are made inside it, and counted); where
 no cgroup can be made (not root, no cgroupfs), the busy time of all cores from /proc/stat,
 which also counts everything else running, so use it on a quiet machine.  (Not rusage: the
 sandboxed processes die in their PID namespace and are never reaped by a process that reports
@@ -76,7 +78,7 @@ class CpuMeter:
     """Core-seconds of one process tree: a fresh cgroup per run, or /proc/stat."""
 
     def __init__(self):
-        self.kind, self.base = "machine (/proc/stat)", None
+        self.kind, self.base, self.nest = "machine (/proc/stat)", None, False
         for base, kind in ((Path("/sys/fs/cgroup/cpuacct"), "cgroup v1 cpuacct"),
                            (Path("/sys/fs/cgroup/unified"), "cgroup v2"),
                            (Path("/sys/fs/cgroup"), "cgroup v2")):
@@ -86,9 +88,16 @@ class CpuMeter:
             except OSError:
                 continue
             usable = (probe / "cpuacct.usage").exists() or (probe / "cpu.stat").exists()
+            nest = usable and subprocess.run(
+                ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                 'mount --bind "$0" "$1" && mkdir "$1/inner" && rmdir "$1/inner"',
+                 str(probe), str(base)], capture_output=True).returncode == 0
             probe.rmdir()
             if usable:
-                self.kind, self.base = kind, base
+                self.kind, self.base, self.nest = kind, base, nest
+                if not nest:
+                    self.kind += (" (no mount namespace: the sandboxed children's own "
+                                  "cgroups are NOT counted)")
                 break
 
     def run(self, command, **options) -> tuple[float, float]:
@@ -105,6 +114,14 @@ class CpuMeter:
             def join():
                 with open(procs, "w") as handle:
                     handle.write(str(os.getpid()))
+            if self.nest:
+                # The grader moves each sandboxed child into a cgroup of its own, made at the
+                # hierarchy's root, out of this group; in a mount namespace of its own the run
+                # sees this group as that root, so the children's groups are made inside it
+                # and their CPU time is charged here too (also after they are removed).
+                command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                           'mount --bind "$0" "$1" && shift && exec "$@"',
+                           str(group), str(self.base), *command]
             wall = time.perf_counter()
             subprocess.run(command, check=True, preexec_fn=join, **options)
             wall = time.perf_counter() - wall
