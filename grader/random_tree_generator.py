@@ -12,8 +12,9 @@ in the feedback can be pasted into a task file.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,64 @@ def generate(seed: int, count: int, shape: Shape = Shape()) -> list[dict]:
 
 @lru_cache(maxsize=64)
 def _generated(seed: int, count: int, shape: Shape) -> tuple:
+    path, kept = _kept_trees(seed, count, shape)
+    if kept is not None:
+        return kept
     rng = random.Random(seed)
-    return tuple(_tree(rng, shape) for _ in range(count))
+    trees = tuple(_tree(rng, shape) for _ in range(count))
+    if path is not None:
+        _keep_trees(path, trees)
+    return trees
+
+
+# -- the trees kept in the cache folder beside the answers (grader/cache.py) -----------
+# Drawing a course's trees again on every run took longer than reading the answers computed
+# on them (the bundled course's 300 trees: about a quarter of a warm self-check's planning).
+# A file is found by the digest of the seed, count and shape, this module's source and the
+# Python version, so that a change to how trees are drawn never finds an old file.
+
+TREES_FORM = "gametree-grader random trees 1"
+KEEP_TREE_FILES = 64
+
+
+def _kept_trees(seed: int, count: int, shape: Shape) -> tuple:
+    """``(path, trees)``: where the trees of ``(seed, count, shape)`` are kept (None where
+    the cache is off or not ours) and the trees kept there (None where there are none)."""
+    from . import cache as store
+    folder = store.private_folder("random-trees")
+    if folder is None:
+        return None, None
+    import hashlib
+    import json
+    import sys
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return None, None
+    key = hashlib.sha256(json.dumps([TREES_FORM, seed, count, repr(shape),
+                                     sys.version]).encode() + source).hexdigest()
+    path = folder / f"trees-{key}.json"
+    kept = store.kept_json(path, TREES_FORM)
+    if kept is None or kept.get("key") != key:
+        return path, None
+    trees = kept.get("trees")
+    if type(trees) is not list or len(trees) != count or not all(
+            type(tree) is dict and type(tree.get("nodes")) is dict for tree in trees):
+        return path, None
+    return path, tuple(trees)
+
+
+def _keep_trees(path: Path, trees: tuple) -> None:
+    from . import cache as store
+    import json
+    key = path.name[len("trees-"):-len(".json")]
+    try:
+        content = json.dumps({"format": TREES_FORM, "key": key, "trees": list(trees)},
+                             allow_nan=False, separators=(",", ":")).encode()
+    except ValueError:
+        return
+    if store.keep(path, content):
+        store.prune(path.parent, "trees-*.json", KEEP_TREE_FILES)
 
 
 def horizons(seed: int, count: int, search_depth) -> list:

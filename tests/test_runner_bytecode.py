@@ -84,3 +84,23 @@ def test_the_kept_bytecode_is_pruned_to_the_newest(tmp_path, monkeypatch):
     staged = len(staged_sources(tmp_path / "stage"))
     assert sum(1 for name in names if not name.startswith("0" * 40)) == staged, \
         "this grader's files are the newest and stay"
+
+
+def test_a_runner_file_a_submission_rewrote_is_staged_again_even_with_its_old_times(tmp_path,
+                                                                                   monkeypatch):
+    # At the process level a child runs as the grading user and could rewrite its runner,
+    # keeping the size and setting the modification time back; the ctime still moves.
+    from grader.sandbox.staging import StagedRunner
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
+    runner = StagedRunner(tmp_path / "runner")
+    original = runner.script.read_bytes()
+    status = os.stat(runner.script)
+    forged = original.replace(b"import", b"IMPORT", 1)
+    assert len(forged) == len(original) and forged != original
+    runner.script.write_bytes(forged)
+    os.utime(runner.script, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert runner.intact().read_bytes() == original
+    # and an untouched runner is left as it is
+    inode = os.stat(runner.script).st_ino
+    assert runner.intact().read_bytes() == original
+    assert os.stat(runner.script).st_ino == inode

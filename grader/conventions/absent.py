@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ast
 import dis
-import importlib.abc
 import importlib.machinery
 import os
 import sys
@@ -100,7 +99,9 @@ def _imported_from(frame) -> bool:
         return True
 
 
-class _AbsentLoader(importlib.abc.Loader):
+# Plain classes, not importlib.abc's: the import system asks only for these methods, and
+# importlib.abc would import importlib.resources (pathlib, tempfile, ...) into every child.
+class _AbsentLoader:
     def create_module(self, spec):
         module = AbsentModule(spec.name)
         module.__path__ = []      # a package: "from pkg_resources.extern import x" loads too
@@ -110,7 +111,7 @@ class _AbsentLoader(importlib.abc.Loader):
         pass
 
 
-class AbsentFinder(importlib.abc.MetaPathFinder):
+class AbsentFinder:
     """Last on ``sys.meta_path``: a stand-in for a module nothing else found, imported by a
     student's file outside a ``try`` that catches the failure."""
 

@@ -11,14 +11,14 @@ imports.  The parent notes either case for the student (``grader/grading.py``).
 Runs in the child, next to student code: standard library only, never imports ``reference``.
 """
 
-import importlib.abc
 import importlib.machinery
 import os
 
 ORIGIN = "<course>"   # the folder a provided module's tracebacks name
 
 
-class _SourceLoader(importlib.abc.Loader):
+# Plain classes, not importlib.abc's (see absent.py): the import system asks only for these.
+class _SourceLoader:
     def __init__(self, name, source):
         self.name, self.source = name, source
 
@@ -33,7 +33,7 @@ class _SourceLoader(importlib.abc.Loader):
         return self.source
 
 
-class ProvidedFinder(importlib.abc.MetaPathFinder):
+class ProvidedFinder:
     """Finds the course's modules by name (top-level names only)."""
 
     def __init__(self, modules: dict, wins: bool, student_dir: str):

@@ -33,6 +33,32 @@ _STATE = re.compile(r"^(state|s|st|node|n|position|pos|board|root|current|curren
                     r"game_?state|zustand|knoten|stellung|brett)$", re.IGNORECASE)
 
 
+# inspect.signature of each function called in the current request, by id (the function
+# kept alive beside it, so that no id is reused): a request's items all call the same
+# function, whose signature was worked out afresh for every tree (a fifth of the child's
+# time on the bundled course's random trees).  The runner forgets them before each request.
+_SIGNATURES = {}
+
+
+def forget_signatures():
+    """Start a request afresh: a function's signature is read again at its first call."""
+    _SIGNATURES.clear()
+
+
+def _signature(function):
+    """``inspect.signature(function)``, once per function and request; raises as it does."""
+    known = _SIGNATURES.get(id(function))
+    if known is None or known[0] is not function:
+        try:
+            known = (function, inspect.signature(function), None)
+        except (TypeError, ValueError) as error:
+            known = (function, None, error)
+        _SIGNATURES[id(function)] = known
+    if known[2] is not None:
+        raise known[2].with_traceback(None)
+    return known[1]
+
+
 def _role(name):
     for role, pattern in (("alpha", _ALPHA), ("beta", _BETA), ("depth", _DEPTH)):
         if pattern.match(name):
@@ -46,7 +72,7 @@ def fit(function, name, args):
     ``{"student", "expected", "adapted"}`` of how its signature differs."""
     args = tuple(args)
     try:
-        signature = inspect.signature(function)
+        signature = _signature(function)
     except (TypeError, ValueError):  # builtins, odd callables: call as the task says
         return args, None
     parameters = list(signature.parameters.values())
@@ -83,7 +109,7 @@ def order(function, default: str = "game") -> tuple[str, bool]:
     or ``"state"``), by its first two parameters' names, and whether the names told; where
     they do not (no names, both or neither recognised), the convention's ``default``."""
     try:
-        parameters = [p for p in inspect.signature(function).parameters.values()
+        parameters = [p for p in _signature(function).parameters.values()
                       if p.kind in _POSITIONAL][:2]
     except (TypeError, ValueError):
         return default, False
@@ -114,7 +140,7 @@ def describe(function, name, args, default: str = "game", report=None):
         return report
     head = "game, state" if default == "game" else "state, game"
     try:
-        names = [p.name for p in inspect.signature(function).parameters.values()
+        names = [p.name for p in _signature(function).parameters.values()
                  if p.kind in _POSITIONAL]
     except (TypeError, ValueError):
         return report

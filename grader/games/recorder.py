@@ -28,7 +28,7 @@ def _tagged_type(base):
 
 def tag(state, node_name):
     """``state`` as a value of a subclass of its own type that remembers ``node_name``."""
-    tagged = _tagged_type(type(state))(state)
+    tagged = (_TAGGED_TYPES.get(type(state)) or _tagged_type(type(state)))(state)
     tagged._grader_node = node_name
     return tagged
 
@@ -134,11 +134,19 @@ class RecordingGame:
         return name
 
     def _visit(self, state):
-        name = self.node_of(state)
+        # node_of and VisitLog.visit inlined: this runs at every call a search makes
+        name = getattr(state, "_grader_node", None)
         if name is None:
-            self._log.foreign_states += 1
-        else:
-            self._log.visit(name)
+            name = self._rules.identify(state)
+            if name is None:
+                self._log.foreign_states += 1
+                return None
+        log = self._log
+        if name not in log.seen:
+            log.seen.add(name)
+            log.visits.append(name)
+        if log.rounds:
+            log.rounds[-1].visit(name, log.root)
         return name
 
     def _generating(self, parent, action):
@@ -164,11 +172,14 @@ class RecordingGame:
         return self._rules.actions(state)
 
     def result(self, state, action):
-        parent = self.node_of(state)
+        parent = getattr(state, "_grader_node", None)
+        if parent is None:
+            parent = self._rules.identify(state)
         child = self._rules.result(state, action)
-        self._generating(parent, action)
         if parent is None:
             return child
+        if parent == self._root_name:
+            self._generating(parent, action)
         return tag(child, self._rules.node_name(parent, action, child))
 
     def successors(self, state):

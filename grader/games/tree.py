@@ -50,13 +50,16 @@ class TreeRules:
             self.players = tuple(dict.fromkeys(self.cycle))
         self.alliances = {member: tuple(group) for group in spec.get("alliances") or ()
                           for member in group}
-        self.depth = {}
+        self.depth = depths = {}
+        nodes = self.nodes
         stack = [(self.root_name, 0)]
         while stack:
             name, depth = stack.pop()
-            self.depth[name] = depth
-            for child in self.nodes[name].get("children", ()):
-                stack.append((child, depth + 1))
+            depths[name] = depth
+            children = nodes[name].get("children")
+            if children:
+                depth += 1
+                stack.extend([(child, depth) for child in children])
 
     def initial_state(self):
         return self.root_name
@@ -84,7 +87,7 @@ class TreeRules:
         if action not in labels:
             raise ValueError(f"{action!r} is not an action in node {state!r}; "
                              f"its actions are {self.actions(state)!r}")
-        return node["children"][list(labels).index(action)]
+        return node["children"][labels.index(action)]
 
     def is_terminal(self, state):
         return not self.nodes[state].get("children")

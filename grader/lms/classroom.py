@@ -121,4 +121,7 @@ def workflow(tasks: str, install: str, lang: str | None = None, kit: str | None 
         workflow_name=WORKFLOW_NAME, job_id=JOB_ID, runner_id=RUNNER_ID,
         results_variable=f"{RUNNER_ID.upper()}_RESULTS",
         install=shlex.quote(install), tasks=shlex.quote(path.as_posix()),
-        kit=shlex.quote((Path(kit) / "check.py").as_posix()) if kit else None, lang=lang)
+        kit=shlex.quote((Path(kit) / "check.py").as_posix()) if kit else None, lang=lang,
+        # paths inside a GitHub expression's single-quoted string (the cache's key)
+        tasks_glob=path.as_posix().replace("'", "''"),
+        kit_glob=Path(kit).as_posix().replace("'", "''") if kit else None)

@@ -142,15 +142,42 @@ def decode(line: bytes, kind: type) -> Union[LoadReply, CallReply, Malformed]:
 
 
 def log_size(log: VisitLog) -> int:
-    return (len(log.visits) + len(log.utility_calls) + len(log.evaluate_calls)
-            + sum(len(r.visits) + len(r.utility_calls) + len(r.evaluate_calls)
-                  for r in log.rounds or ()))
+    size = len(log.visits) + len(log.utility_calls) + len(log.evaluate_calls)
+    if log.rounds:
+        size += sum(len(r.visits) + len(r.utility_calls) + len(r.evaluate_calls)
+                    for r in log.rounds)
+    return size
+
+
+def _plainly_bounded(value: Any) -> bool:
+    """Whether ``value`` is a number, a short text or a short flat list of such (what
+    nearly every search returns: ``[value, action]``) within the bounds: the walk of
+    ``bounded_value`` is not needed then.  msgspec yields exact types, never subclasses."""
+    kind = type(value)
+    if kind is list:
+        if len(value) > 16:
+            return False
+        return all(map(_plainly_bounded_scalar, value))
+    return _plainly_bounded_scalar(value)
+
+
+def _plainly_bounded_scalar(value: Any) -> bool:
+    kind = type(value)
+    if kind is str:
+        return len(value) <= MAX_TEXT
+    if kind is int:
+        return abs(value) <= FLOAT_MAX
+    if kind is float:
+        return math.isfinite(value)
+    return value is None or kind is bool
 
 
 def bounded_value(value: Any) -> str | None:
     """Why a returned value is outside what the parent accepts, or None.
 
     Iterative, so that no depth can exhaust the parent's stack."""
+    if _plainly_bounded(value):
+        return None
     stack = [(value, 0)]
     nodes = 0
     while stack:

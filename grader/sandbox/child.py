@@ -125,12 +125,14 @@ class Runner:
     def __init__(self, student_dir):
         global STANDIN_ERRORS
         from grader.conventions import CONVENTIONS, SIGNATURE_REPORTS, STANDINS
+        from grader.conventions.signature import forget_signatures
         from grader.conventions.stubs import StandInUnavailable
         STANDIN_ERRORS = (StandInUnavailable,)
         self.student_dir = os.path.abspath(student_dir)
         self.conventions = CONVENTIONS
         self.signature_reports = SIGNATURE_REPORTS
         self.standins = STANDINS
+        self.forget_signatures = forget_signatures
         self.modules = {}
         self.provided = None   # the course's modules' finder, once a request brings them
 
@@ -193,6 +195,7 @@ class Runner:
                                   "file": request["module"] + ".py"}}
             name = found
         convention = self.conventions[request["convention"]]
+        self.forget_signatures()    # read once per request, not once per item
         reply = {"status": "ok"}
         if found is not None:
             reply["found"] = str.__str__(found)[:MAX_TEXT]
