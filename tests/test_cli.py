@@ -119,7 +119,7 @@ def test_every_command_explains_itself_with_an_example_and_its_exit_status(capsy
     commands = build_parser()._subparsers._group_actions[0].choices
     assert set(commands) == {"grade", "check", "solve", "validate", "import-trees", "merge",
                              "classroom", "kit", "gradescope", "gradescope-run", "tournament",
-                             "sheets"}
+                             "sheets", "schema"}
     for name in commands:
         with pytest.raises(SystemExit) as stop:
             main([name, "--help"])
