@@ -97,7 +97,7 @@ def run(args) -> int:
     # every message would colour at random and costs half of printing the feedback.
     from rich.console import Console
     from ..report.terminal import check_lines, markup, render
-    console = Console(highlight=False, soft_wrap=True)
+    terminal = Console(highlight=False, soft_wrap=True)
     catalogue = catalogue_of(course, args.lang)
     from ..report.views import student_view
     view = student_view(result, course, catalogue, html=False)
@@ -105,16 +105,16 @@ def run(args) -> int:
     # terminal's width, and not at all without a terminal (a CI log keeps its sentences).
     lines = check_lines(view, catalogue,
                         catalogue.text("ui.feedback_title", student=folder.resolve().name))
-    width = console.width if console.is_terminal else None
+    width = terminal.width if terminal.is_terminal else None
     if hidden:
         lines += [("", "", ""), ("", "", catalogue.text("ui.hidden_not_run", count=hidden))]
     # one print of all lines: rich's work per call is most of printing a line
-    console.print(markup(render(lines, width)))
+    terminal.print(markup(render(lines, width)))
     from ..report.exports import points_line
     from ..report.writers import junit_xml, write_atomically, write_student
     written = write_student(_check_out(args.out, folder), result, course, catalogue, view)
     write_atomically(written / "junit.xml", junit_xml([result], course, catalogue))
-    console.print(markup(render([
+    terminal.print(markup(render([
         ("", "", catalogue.text("ui.feedback_page", path=str(written / "feedback.html"))),
         ("", "", f"{catalogue.text('ui.score')}: {result.score:g}/{result.max_score:g}")],
         width)))
