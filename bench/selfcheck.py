@@ -120,8 +120,8 @@ def import_times(command: list[str], env: dict, runs: int):
     return statistics.median(sums), rows
 
 
-# The steps of ``grader check`` (grader/cli.py: cmd_check), each timed in a fresh interpreter
-# without a profiler; keep it in step with cmd_check.
+# The steps of ``grader check`` (grader/cli/check.py: run), each timed in a fresh interpreter
+# without a profiler; keep it in step with it.
 PHASES = r"""
 import gc, json, sys, tempfile, time
 from pathlib import Path
@@ -129,6 +129,7 @@ marks = [("start", time.perf_counter())]
 def mark(name):
     marks.append((name, time.perf_counter()))
 from grader import cli
+from grader.cli.common import catalogue_of
 gc.set_threshold(*cli.COLLECTOR_THRESHOLDS)   # as the grader command does
 from rich.console import Console
 from grader.answers.book import AnswerBook
@@ -153,7 +154,7 @@ with tempfile.TemporaryDirectory() as work:
     result = grade_submission(plan, answers, runner, staged.folder, budget_of(course), level,
                               student=folder.name, workdir=Path(work))
     mark("sandboxed run and judging")
-catalogue = cli._catalogue(course, None); mark("message catalogue (YAML)")
+catalogue = catalogue_of(course, None); mark("message catalogue (YAML)")
 view = student_view(result, course, catalogue, html=False); mark("terminal view")
 with tempfile.TemporaryDirectory() as out:
     written = write_student(Path(out), result, course, catalogue)

@@ -348,10 +348,10 @@ class Grading:
 
     def _grade(self):
         from .answers.book import AnswerBook
-        from .cli import _level
+        from .cli.common import sandbox_level
         from .single import grade_folder
         said: list[str] = []
-        level = _level(self.sandbox, _Collected(said))
+        level = sandbox_level(self.sandbox, _Collected(said))
         if level is None:
             raise NotGraded(" ".join(said))
         return grade_folder(self.course, self.submission, level, only_visible=True,
@@ -386,7 +386,7 @@ class Grading:
 
 
 class _Collected:
-    """What ``grader.cli._level`` says, kept instead of printed."""
+    """What ``grader.cli.common.sandbox_level`` says, kept instead of printed."""
 
     def __init__(self, said: list):
         self.said = said

@@ -6,9 +6,10 @@ the current folder first on ``sys.path``, before the standard library and the in
 packages.  Started inside a student's folder, the grader would then import a student's
 ``argparse.py``, ``json.py`` or ``yaml.py`` in place of its own, in its own process, as whoever
 runs it.  The grader needs nothing from that folder (it is installed), so the entry is
-dropped before anything else is imported.  (A ``grader/`` folder there is imported by Python
-itself, before this runs: inside a student's folder use the ``grader`` command or ``python -I
--m grader.cli``.)
+dropped before anything else is imported: by ``grader/__main__.py``, and by
+``grader/cli/__init__.py`` while Python imports that package to find ``grader.cli.__main__``.
+(A ``grader/`` folder there is imported by Python itself, before this runs: inside a
+student's folder use the ``grader`` command or ``python -I -m grader.cli``.)
 
 This module must import nothing: it runs before the grader's first import.
 """

@@ -119,7 +119,7 @@ def test_every_command_explains_itself_with_an_example_and_its_exit_status(capsy
     commands = build_parser()._subparsers._group_actions[0].choices
     assert set(commands) == {"grade", "check", "solve", "validate", "import-trees", "merge",
                              "classroom", "kit", "gradescope", "gradescope-run", "tournament",
-                             "sheets"}
+                             "sheets", "schema"}
     for name in commands:
         with pytest.raises(SystemExit) as stop:
             main([name, "--help"])
@@ -130,6 +130,19 @@ def test_every_command_explains_itself_with_an_example_and_its_exit_status(capsy
     with pytest.raises(SystemExit):
         main(["--version"])
     assert capsys.readouterr().out.strip() == f"grader {__version__}"
+
+
+def test_every_command_is_one_module_of_the_cli_package_listed_once():
+    """A command is one module of grader/cli/ (NAME, register, run) and one line of
+    COMMANDS; the package's other modules are what several commands share."""
+    import pkgutil
+    from grader import cli
+    shared = {"__main__", "common", "lms", "outcome"}
+    modules = {info.name for info in pkgutil.iter_modules(cli.__path__)} - shared
+    assert sorted(module.__name__.rpartition(".")[2] for module in cli.COMMANDS) == \
+        sorted(modules)
+    commands = cli.build_parser()._subparsers._group_actions[0].choices
+    assert [module.NAME for module in cli.COMMANDS] == list(commands)
 
 
 def test_solve_json_lists_value_move_visits_and_pruned_nodes(capsys):

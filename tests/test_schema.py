@@ -14,7 +14,8 @@ import yaml
 
 from grader import checks
 from grader.tasks import TaskFileError, load_course
-from grader.tasks.schema import FILE, json_schema, run, text
+from grader.cli import main
+from grader.tasks.schema import FILE, json_schema, text
 from grader.yamlsrc import load
 
 from conftest import DATA, ROOT
@@ -74,12 +75,19 @@ def test_pyproject_ships_the_schema_file_with_the_package():
 
 
 def test_grader_schema_prints_the_schema_and_writes_it_with_out(tmp_path, capsys):
-    assert run([]) == 0
+    assert main(["schema"]) == 0
     assert json.loads(capsys.readouterr().out) == json_schema()
     target = tmp_path / "task-file.schema.json"
-    assert run(["--out", str(target)]) == 0
+    assert main(["schema", "--out", str(target)]) == 0
     assert json.loads(target.read_text(encoding="utf-8")) == json_schema()
-    assert run(["--out", str(tmp_path / "no-such-folder" / "x.json")]) == 1
+    assert main(["schema", "--out", str(tmp_path / "no-such-folder" / "x.json")]) == 1
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_grader_schema_help_names_the_file_the_package_ships(capsys):
+    with pytest.raises(SystemExit):
+        main(["schema", "--help"])
+    assert f"ships it as {FILE.name} in grader/tasks/" in capsys.readouterr().out
 
 
 def test_every_check_kind_has_a_definition_built_from_its_options():

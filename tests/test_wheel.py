@@ -113,7 +113,7 @@ def test_the_package_data_is_in_and_no_bytecode(wheels):
     listed = names(full)
     assert "grader/report/templates/feedback.html.j2" in listed
     assert "grader/report/messages/de.yaml" in listed and "grader/report/messages/en.yaml" in listed
-    assert "reference/minimax.py" in listed and "grader/cli.py" in listed
+    assert "reference/minimax.py" in listed and "grader/cli/__init__.py" in listed
     assert not [name for name in listed if "__pycache__" in name or name.endswith(".pyc")]
 
 
@@ -197,7 +197,7 @@ def test_pip_installs_the_kit_and_the_reference_is_not_there(wheels, tmp_path):
     files = subprocess.run([str(python), "-c", "from importlib import metadata; print('\\n'."
                             "join(str(f) for f in metadata.files('gametree-grader')))"],
                            cwd=tmp_path, env=outside_env(), capture_output=True, text=True)
-    assert files.returncode == 0 and "grader/cli.py" in files.stdout.split()
+    assert files.returncode == 0 and "grader/cli/__init__.py" in files.stdout.split()
     assert not [line for line in files.stdout.split() if line.startswith("reference/")]
     refused = subprocess.run([str(python), "-c", "import sys; from pathlib import Path; "
                               "from grader.wheel import WheelError, build_wheel\n"

@@ -490,28 +490,17 @@ def default(definition: str, key: str):
     return schema()["definitions"][definition]["properties"][key]["default"]
 
 
-def run(argv=None) -> int:
-    """``grader schema [--out FILE]``: print the task-file JSON Schema, or write it."""
-    import argparse     # only the command needs it, not every load of a course
-    parser = argparse.ArgumentParser(
-        prog="grader schema",
-        description="Print the task-file schema (JSON Schema, draft-07) that the loader "
-                    "checks task files against, for editors with a YAML language server.",
-        epilog="A task file names it on its first line:\n"
-               "  # yaml-language-server: $schema=<path or URL of the schema>\n"
-               f"The installed grader ships it as {FILE.name} in grader/tasks/.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, metavar="FILE",
-                        help="write the schema into FILE instead of printing it")
-    args = parser.parse_args(argv)
-    if args.out is None:
+def publish(out: Path | None = None) -> int:
+    """What ``grader schema [--out FILE]`` does (``grader.cli.schema``): print the schema, or
+    write it into ``out``; 0, or 1 after saying on standard error why it cannot be written."""
+    if out is None:
         sys.stdout.write(text())
         return 0
     try:
-        args.out.write_text(text(), encoding="utf-8")
+        out.write_text(text(), encoding="utf-8")
     except OSError as error:
-        print(f"grader schema: cannot write {args.out}: {error.strerror or error}",
+        print(f"grader schema: cannot write {out}: {error.strerror or error}",
               file=sys.stderr)
         return 1
-    print(f"wrote {args.out}", file=sys.stderr)
+    print(f"wrote {out}", file=sys.stderr)
     return 0
