@@ -28,7 +28,8 @@ DISTRIBUTION = "gametree-grader"
 TAG = "py3-none-any"
 # What setuptools puts into the wheel besides the Python files (pyproject.toml's
 # [tool.setuptools.package-data]); tests/test_wheel.py compares the two builds' file lists.
-PACKAGE_DATA = {"grader": ("report/templates/*.j2", "report/messages/*.yaml")}
+PACKAGE_DATA = {"grader": ("report/templates/*.j2", "report/messages/*.yaml",
+                          "tasks/task-file.schema.json")}
 # The metadata fields copied from the installed distribution, in this order.
 COPIED_FIELDS = ("Summary", "License", "Requires-Python", "Provides-Extra", "Requires-Dist")
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)     # the earliest a zip can say: reproducible builds
