@@ -21,9 +21,15 @@ DATA = Path(__file__).resolve().parent / "data"
 @pytest.fixture(scope="session", autouse=True)
 def answer_cache_folder(tmp_path_factory):
     """Commands run by the tests keep their cached answers in a folder of the session's,
-    never in the home of whoever runs the suite."""
+    never in the home of whoever runs the suite.  The workers of a parallel run (pytest-xdist)
+    share it, as graders on one machine share theirs: the reference's answers are computed
+    once, not once per worker (the cache writes each file atomically)."""
     import os
-    folder = tmp_path_factory.mktemp("answer-cache")
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent                  # the run's folder, above each worker's own
+    folder = base / "answer-cache"
+    folder.mkdir(mode=0o700, exist_ok=True)
     previous = os.environ.get("GRADER_CACHE_DIR")
     os.environ["GRADER_CACHE_DIR"] = str(folder)
     yield folder
