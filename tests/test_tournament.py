@@ -157,8 +157,8 @@ def test_the_task_is_the_one_with_a_match_check_or_named_and_must_be_playable():
 FORFEITERS = {"absturz": "crashed", "endlos": "timeout", "text": "illegal"}
 
 
-# 480 sandboxed games: about a minute alone on 2 cores, past the suite's 300 s limit when the
-# machine is shared (the limit stops hung tests; these are only long).
+# 480 sandboxed games: their setup took 305 s in a parallel run on the shared 2-core machine,
+# past the suite's 300 s limit (the limit stops hung tests; these are only long).
 LONG = pytest.mark.timeout(900)
 
 
