@@ -21,9 +21,15 @@ DATA = Path(__file__).resolve().parent / "data"
 @pytest.fixture(scope="session", autouse=True)
 def answer_cache_folder(tmp_path_factory):
     """Commands run by the tests keep their cached answers in a folder of the session's,
-    never in the home of whoever runs the suite."""
+    never in the home of whoever runs the suite.  The workers of a parallel run (pytest-xdist)
+    share it, as graders on one machine share theirs: the reference's answers are computed
+    once, not once per worker (the cache writes each file atomically)."""
     import os
-    folder = tmp_path_factory.mktemp("answer-cache")
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent                  # the run's folder, above each worker's own
+    folder = base / "answer-cache"
+    folder.mkdir(mode=0o700, exist_ok=True)
     previous = os.environ.get("GRADER_CACHE_DIR")
     os.environ["GRADER_CACHE_DIR"] = str(folder)
     yield folder
@@ -70,15 +76,48 @@ def grade_course(tasks: Path, submissions: Path, out: Path) -> tuple[Path, dict]
     status = main(["grade", "--tasks", str(tasks), "--submissions", str(submissions),
                    "--out", str(out), "--jobs", "2"])
     assert status == 0
-    results = {folder.name: json.loads((folder / "results.json").read_text())
-               for folder in out.iterdir() if folder.is_dir()}
-    return out, results
+    return out, results_of(out)
+
+
+def results_of(out: Path) -> dict:
+    return {folder.name: json.loads((folder / "results.json").read_text())
+            for folder in out.iterdir() if folder.is_dir()}
+
+
+def grade_course_once(tmp_path_factory, name: str, tasks: Path,
+                      submissions: Path) -> tuple[Path, dict]:
+    """``grade_course`` once for the whole run, also when it runs on several workers
+    (pytest-xdist): the first worker to ask grades into the run's folder ``name`` under a
+    lock, the others wait for it and read its reports.  For batches several test files read
+    and none changes."""
+    import fcntl
+    import os
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent                  # the run's folder, above each worker's own
+    out, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)    # from a worker that failed midway
+            grade_course(tasks, submissions, out)
+            done.touch()
+    return out, results_of(out)
 
 
 @pytest.fixture(scope="session")
 def graded_examples(tmp_path_factory):
-    """``grader grade`` on the bundled example students, once for the whole session."""
-    return grade_course(ROOT / "tasks", ROOT / "submissions", tmp_path_factory.mktemp("reports"))
+    """``grader grade`` on the bundled example students, once for the whole run."""
+    return grade_course_once(tmp_path_factory, "reports", ROOT / "tasks", ROOT / "submissions")
+
+
+@pytest.fixture(scope="session")
+def graded_spiel(tmp_path_factory):
+    """``grader grade`` on courses/spiel (a match and a rating task, seven students), once for
+    the whole run: tests/test_match.py and tests/test_rating_check.py read it."""
+    spiel = ROOT / "courses" / "spiel"
+    return grade_course_once(tmp_path_factory, "spiel-reports", spiel / "tasks",
+                             spiel / "submissions")
 
 
 # -- a real browser for the HTML pages (Debian's chromium and chromium-driver) ----------------

@@ -25,7 +25,6 @@ from grader.play import replay
 from grader.report.messages import Catalogue
 from grader.tasks import TaskFileError, load_course
 
-from conftest import grade_course
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "match"
@@ -253,9 +252,8 @@ def test_a_self_check_kit_leaves_match_checks_out_and_counts_them_for_hand_in():
 # -- the course, graded for real ------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    return grade_course(SPIEL / "tasks", SPIEL / "submissions",
-                        tmp_path_factory.mktemp("spiel-reports"))
+def graded(graded_spiel):
+    return graded_spiel       # the match and the rating task graded together, once a run
 
 
 def test_stronger_evaluations_earn_clearly_more_points(graded):

@@ -26,7 +26,6 @@ from grader.play.series import RoundRobin
 from grader.report.messages import Catalogue
 from grader.tasks import TaskFileError, load_course
 
-from conftest import grade_course
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "rating"
@@ -279,9 +278,8 @@ def test_a_round_robin_is_never_a_call_for_the_child(robin):
 # -- the course, graded for real ------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    return grade_course(SPIEL / "tasks", SPIEL / "submissions",
-                        tmp_path_factory.mktemp("spiel-rating"))
+def graded(graded_spiel):
+    return graded_spiel       # the match and the rating task graded together, once a run
 
 
 def rating_score(results: dict, student: str) -> float:

@@ -1,14 +1,22 @@
 """Files and names as students write them: a module's file in another case beside the
 others, a function named in another case, imports nobody uses."""
 
+import pytest
+
 from conftest import DATA, ROOT, grade_course
 
 NAMES = DATA / "student-names"
 
 
-def test_a_module_in_another_case_beside_the_others_is_graded_and_said_at_the_top(tmp_path):
+@pytest.fixture(scope="module")
+def moodle(tmp_path_factory):
+    """The Moodle folder of two students who name their files in their own ways, graded once."""
+    return grade_course(ROOT / "tasks", NAMES / "moodle", tmp_path_factory.mktemp("reports"))
+
+
+def test_a_module_in_another_case_beside_the_others_is_graded_and_said_at_the_top(moodle):
     """Moodle's folder of a Windows student: Minimax.py beside evaluation.py."""
-    out, results = grade_course(ROOT / "tasks", NAMES / "moodle", tmp_path / "reports")
+    out, results = moodle
     result = results["Anna Muster_123_assignsubmission_file_"]
     assert result["score"] == result["extra_data"]["max_score"] == 60
     assert [note["key"] for note in result["extra_data"]["notes"]] == ["case-renamed"]
@@ -30,8 +38,8 @@ def test_a_function_named_in_another_case_is_called_and_said_once_at_the_top(gra
             "was graded as minimax.") in view["arranged"]
 
 
-def test_a_sub_folder_and_a_module_in_another_case_are_both_used_and_said(tmp_path):
-    out, results = grade_course(ROOT / "tasks", NAMES / "moodle", tmp_path / "reports")
+def test_a_sub_folder_and_a_module_in_another_case_are_both_used_and_said(moodle):
+    out, results = moodle
     result = results["Berta Beispiel_456_assignsubmission_file_"]
     assert result["score"] == 60
     assert [note["key"] for note in result["extra_data"]["notes"]] == ["subfolder",

@@ -1,0 +1,63 @@
+"""How long the README's test line (`pytest`) takes: the whole suite's wall time and the CPU time
+of everything it ran (its workers, the graders they start and the sandboxed children, as far
+as each was waited for), and its slowest tests.
+
+    python bench/suite_time.py                 # as the README runs it: every core (-n auto)
+    python bench/suite_time.py --workers 0     # serially, for comparison (about 20 minutes)
+
+The CPU time divided by the cores is the least wall time the suite can take on an idle
+machine with that many cores; on a shared machine the wall time is longer, so quote both.
+One run of the suite takes minutes, so this script runs it once per call: alternate calls
+(`--workers 2`, `--workers 0`, ...) for medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", default="auto",
+                        help="pytest-xdist's -n: auto (the default, as in pyproject.toml), "
+                             "a number, or 0 for a serial run")
+    parser.add_argument("--slowest", type=int, default=15,
+                        help="how many of the slowest test phases to print (default 15)")
+    parser.add_argument("--log", type=Path,
+                        help="also write pytest's whole output (failures with tracebacks) here")
+    parser.add_argument("pytest_args", nargs="*",
+                        help="further arguments for pytest (e.g. a test file)")
+    options = parser.parse_args()
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+               "-n", options.workers, f"--durations={options.slowest}", *options.pytest_args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if options.log:
+        options.log.write_text(done.stdout + done.stderr)
+    lines = done.stdout.splitlines()
+    slowest = next((i for i, line in enumerate(lines) if "slowest" in line), None)
+    if slowest is not None:
+        print("\n".join(lines[slowest:slowest + options.slowest + 1]))
+    print("\n".join(line for line in lines if line.startswith(("FAILED", "ERROR"))))
+    print(lines[-1] if lines else done.stderr)
+    cores = os.cpu_count() or 1
+    print(f"workers {options.workers}: wall {wall / 60:.1f} min, CPU {cpu / 60:.1f} min "
+          f"(at least {cpu / 60 / cores:.1f} min of wall time on {cores} idle cores); "
+          f"the machine's load average at the end {os.getloadavg()[0]:.1f}")
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
