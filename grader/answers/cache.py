@@ -25,7 +25,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from ..cache import (Unencodable, cache_dir, decode, dumps, enabled, keep, kept_json, ours,
@@ -247,26 +246,16 @@ class AnswerCache:
             return False
         header = json.dumps({"format": FORMAT, "key": self.key,
                              "digest": hashlib.sha256(payload).hexdigest()}).encode()
-        temporary = None
         try:
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             if not ours(os.stat(self.folder)):
                 return False
-            handle, temporary = tempfile.mkstemp(prefix=f".{PREFIX}", dir=self.folder)
-            with os.fdopen(handle, "wb") as out:     # mkstemp: mode 0600
-                out.write(header + b"\n" + payload)
-            os.replace(temporary, self.path)
-            temporary = None
-            self._forget_old()
-            return True
         except OSError:
             return False
-        finally:
-            if temporary is not None:
-                try:
-                    os.unlink(temporary)
-                except OSError:
-                    pass
+        if not keep(self.path, header + b"\n" + payload):
+            return False
+        self._forget_old()
+        return True
 
     def _forget_old(self) -> None:
         """Keep the newest ``KEEP_FILES`` cache files: every edit of a task file makes one."""
