@@ -30,8 +30,8 @@ COURSE = ROOT / "courses" / "aima" / "tasks"
 STUDENTS = ROOT / "courses" / "aima" / "submissions"
 MIRROR = Path("/work/.mirror/aimacode+aima-python/repo")
 
-# One edit each, as the course's example students have them: (text, replacement, which
-# occurrence).  They apply to AIMA's games.py as they do to the course's korrekt/games.py.
+# One edit each of AIMA's own games.py, the same mistakes the course's example students make
+# in their own (project-written) games.py: (text, replacement, which occurrence).
 EDITS = {
     "root-minimises": (
         "    return max(game.actions(state), key=lambda a: min_value(game.result(state, a)))",
