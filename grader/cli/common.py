@@ -58,15 +58,20 @@ def answer_book_of(course, args):
     return AnswerBook.for_course(course, use_cache=not args.no_cache)
 
 
+def reference_answers(course, args):
+    """The course's reference answers, computed or taken from the cache (``--no-cache``)."""
+    from ..grading import prepare
+    return prepare(course, answers=answer_book_of(course, args))[1]
+
+
 def checked_course(path, args, err: Console):
     """``(course, answers)``: the task files loaded and every answer they pin verified (the
     answers computed, or taken from the cache, on the way); None after saying what is
     wrong."""
-    from ..grading import prepare
     course = load_tasks(path, err)
     if course is None:
         return None
-    _, answers = prepare(course, answers=answer_book_of(course, args))
+    answers = reference_answers(course, args)
     if not pins_hold(course, answers, err):
         return None
     return course, answers

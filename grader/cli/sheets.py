@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, NO_CACHE_HELP, answer_book_of,
-                     console, load_tasks)
+from .common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, NO_CACHE_HELP, console, load_tasks,
+                     reference_answers)
 
 NAME = "sheets"
 
@@ -60,8 +60,7 @@ def run(args) -> int:
     try:
         students = (from_roster(args.roster) if args.roster else
                     from_folder(args.students) if args.students else from_names(args.names))
-        from ..grading import prepare
-        _, answers = prepare(course, answers=answer_book_of(course, args))
+        answers = reference_answers(course, args)
         summary = write_sheets(course, students, Path(args.out),
                                Catalogue(args.lang or course.language), answers,
                                task_id=args.task, moodle=not args.no_moodle)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .common import EXIT_BAD_INPUT, EXIT_OK, NO_CACHE_HELP, answer_book_of, console, load_tasks
+from .common import EXIT_BAD_INPUT, EXIT_OK, NO_CACHE_HELP, console, load_tasks, reference_answers
 
 NAME = "solve"
 
@@ -29,12 +29,11 @@ def register(command) -> None:
 
 
 def run(args) -> int:
-    from ..grading import prepare
     err = console(stderr=True)
     course = load_tasks(args.path, err)
     if course is None:
         return EXIT_BAD_INPUT
-    _, answers = prepare(course, answers=answer_book_of(course, args))
+    answers = reference_answers(course, args)
     rows = solutions(course, answers)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))

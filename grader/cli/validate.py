@@ -3,8 +3,8 @@ reference's."""
 
 from __future__ import annotations
 
-from .common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, NO_CACHE_HELP, answer_book_of,
-                     console, load_tasks, pins_hold)
+from .common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, NO_CACHE_HELP, console, load_tasks,
+                     pins_hold, reference_answers)
 
 NAME = "validate"
 
@@ -27,12 +27,11 @@ def register(command) -> None:
 
 
 def run(args) -> int:
-    from ..grading import prepare
     err = console(stderr=True)
     course = load_tasks(args.path, err)
     if course is None:
         return EXIT_BAD_INPUT
-    _, answers = prepare(course, answers=answer_book_of(course, args))
+    answers = reference_answers(course, args)
     if not pins_hold(course, answers, err):
         return EXIT_FAILED
     checks = sum(len(t.checks) for t in course.tasks)
