@@ -233,29 +233,9 @@ def _value_mistake(answer, node, value, children):
 
 
 def intervals_fields(check, reading, answer) -> list:
-    run = answer["alphabeta"]
-    own = OwnRun(answer, reading)
-    given = reading["intervals"]
-    fields = []
-    for node in _asked(check, answer, "inner"):
-        expected = run["intervals"].get(node, "pruned")
-        entry = given.get(node)
-        if entry is None:
-            fields.append(_field(node, None, expected, "missing", show=notation.show_interval))
-            continue
-        value, line = entry
-        if notation.same(value, expected):
-            fields.append(_field(node, value, expected, "right", line,
-                                 show=notation.show_interval))
-            continue
-        mine = own.window.get(node) if node in own.entered else "pruned"
-        if notation.same(value, mine):
-            fields.append(_field(node, value, expected, "follow-on", line, own=mine,
-                                 show=notation.show_interval))
-            continue
-        fields.append(_field(node, value, expected, "wrong", line, show=notation.show_interval,
-                             mistake=_interval_mistake(value, expected)))
-    return fields
+    return _run_fields(check, reading, answer, "intervals", "window",
+                       lambda node, value, expected: _interval_mistake(value, expected),
+                       notation.show_interval)
 
 
 def _interval_mistake(value, expected):
@@ -271,26 +251,38 @@ def _interval_mistake(value, expected):
 
 
 def returns_fields(check, reading, answer) -> list:
-    run = answer["alphabeta"]
+    return _run_fields(check, reading, answer, "returns", "returns",
+                       lambda node, value, expected: _return_mistake(answer, node, value,
+                                                                     expected))
+
+
+def _run_fields(check, reading, answer, question: str, own_run: str, mistake,
+                show=None) -> list:
+    """The fields of a question about alpha-beta's run at every asked inner node (its
+    ``intervals`` or its ``returns``): right, missing, a follow-on error (what ``OwnRun``'s
+    attribute ``own_run`` holds for a node the student's own run entered) or wrong, with
+    ``mistake(node, value, expected)`` naming a known one."""
+    run = answer["alphabeta"][question]
     own = OwnRun(answer, reading)
-    given = reading["returns"]
+    own_values = getattr(own, own_run)
+    given = reading[question]
     fields = []
     for node in _asked(check, answer, "inner"):
-        expected = run["returns"].get(node, "pruned")
+        expected = run.get(node, "pruned")
         entry = given.get(node)
         if entry is None:
-            fields.append(_field(node, None, expected, "missing"))
+            fields.append(_field(node, None, expected, "missing", show=show))
             continue
         value, line = entry
         if notation.same(value, expected):
-            fields.append(_field(node, value, expected, "right", line))
+            fields.append(_field(node, value, expected, "right", line, show=show))
             continue
-        mine = own.returns.get(node) if node in own.entered else "pruned"
+        mine = own_values.get(node) if node in own.entered else "pruned"
         if notation.same(value, mine):
-            fields.append(_field(node, value, expected, "follow-on", line, own=mine))
+            fields.append(_field(node, value, expected, "follow-on", line, own=mine, show=show))
             continue
-        fields.append(_field(node, value, expected, "wrong", line,
-                             mistake=_return_mistake(answer, node, value, expected)))
+        fields.append(_field(node, value, expected, "wrong", line, show=show,
+                             mistake=mistake(node, value, expected)))
     return fields
 
 
