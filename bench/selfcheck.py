@@ -136,7 +136,8 @@ from grader.answers.book import AnswerBook
 from grader.batch import budget_of, prepare
 from grader.grading import grade_submission
 from grader.report.views import student_view
-from grader.report.writers import junit_xml, write_atomically, write_student
+from grader.report.files import write_atomically
+from grader.report.writers import junit_xml, write_student
 from grader.sandbox.levels import best_level
 from grader.sandbox.staging import stage_runner
 from grader.submissions.finding import Submission
