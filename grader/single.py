@@ -45,8 +45,6 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
                 run.start()
             from .grading import Plan, grade_submission
             plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
-            if callable(answers):
-                answers = answers()
             # The answers are computed (or read from the cache) in a thread while the child
             # runs the calls: nothing needs them before the calls' replies are judged.
             answers = AnsweredMeanwhile(plan, answers)
@@ -79,10 +77,11 @@ class AnsweredMeanwhile:
     SWITCH_INTERVAL = 0.0005
 
     def __init__(self, plan, book=None):
+        """``book``: the book to fill, or a function that makes it (called in the thread: a
+        book backed by the cache reads the cache file when it is made); a new one if None."""
         import sys
         import threading
-        from .answers.book import AnswerBook
-        self._book = book if book is not None else AnswerBook()
+        self._book = book
         self._error = None
         self._interval = sys.getswitchinterval()
         sys.setswitchinterval(min(self._interval, self.SWITCH_INTERVAL))
@@ -94,6 +93,11 @@ class AnsweredMeanwhile:
         import sys
         from .grading import answer_plan
         try:
+            if callable(self._book):
+                self._book = self._book()
+            elif self._book is None:
+                from .answers.book import AnswerBook
+                self._book = AnswerBook()
             answer_plan(plan, self._book)
         except BaseException as error:  # noqa: BLE001 - raised again where the book is asked
             self._error = error
