@@ -121,7 +121,10 @@ def import_times(command: list[str], env: dict, runs: int):
 
 
 # The steps of ``grader check`` (grader/cli/check.py: run), each timed in a fresh interpreter
-# without a profiler; keep it in step with it.
+# without a profiler, one after the other; keep it in step with it.  The command itself does
+# some of them at once (grader/single.py): while the child runs the calls, one thread reads or
+# computes the answers and another imports the report's modules and loads its templates, so
+# the steps' sum is more than a check's wall time on an idle machine.
 PHASES = r"""
 import gc, json, sys, tempfile, time
 from pathlib import Path
