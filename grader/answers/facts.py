@@ -77,13 +77,15 @@ def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
     return _walked_tree(spec, depth, chance, inner, extension, rules)[0]
 
 
-def facts_and_action_values(spec: dict, depth, chance: bool = False) -> tuple[dict, dict | None]:
+def facts_and_action_values(spec: dict, depth, chance: bool = False,
+                            rules=None) -> tuple[dict, dict | None]:
     """``tree_facts(spec, depth, chance)``, and the root's actions with their values by the
     same rule (what ``reference.minimax.action_values`` computes, in its order), from the
     same walk: the root's children are valued on the way, and a second search of the whole
     tree for them cost a third of computing a search's answers.  None for the actions when
-    the root is not searched on (terminal, or at the horizon already: depth 0)."""
-    return _walked_tree(spec, depth, chance, True, None, None)
+    the root is not searched on (terminal, or at the horizon already: depth 0); ``rules``:
+    the spec's, made already."""
+    return _walked_tree(spec, depth, chance, True, None, rules)
 
 
 def _walked_tree(spec: dict, depth, chance: bool, inner: bool, extension: int | None,

@@ -62,14 +62,17 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     if reference == "quiescence":
         return answer_quiescence(spec, depth, prune_on_equality)
     search = SEARCHES[reference]
-    game, root = make_game(spec)
+    # A tree's rules are plain data, read by both walks below: made once (a tree's are the
+    # costliest to make, and two makes were a sixth of computing its answers).
+    rules = make_rules(spec) if spec.get("kind") == "tree" else None
+    game, root = make_game(spec, rules=rules)
     if "prune_on_equality" in inspect.signature(search).parameters:   # the pruning searches
         value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
     else:
         value, action = search(game, root, depth)
     log = game.visit_log()
     chance = reference == "expectimax"
-    facts, exact = facts_and_action_values(spec, depth, chance=chance)
+    facts, exact = facts_and_action_values(spec, depth, chance=chance, rules=rules)
     if exact is None:    # a root the walk does not search on: the model solution's own walk
         values_game, values_root = make_game(spec)
         exact = action_values(values_game, values_root, depth, chance=chance)
