@@ -82,7 +82,8 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
     """Median (wall, CPU) seconds per mode; the modes alternate within each round.  ``cold``:
     a new, empty cache folder (the answers are computed and stored); ``warm``: the folder a
     first, unmeasured run filled; ``no cache``: ``--no-cache`` (computed, not stored);
-    ``before``: the grader of ``checkout``, run in that folder, as it is; ``others``: more
+    ``before``, ``before cold``: the grader of ``checkout``, run in that folder, with a warm
+    and with a new, empty cache folder; ``others``: more
     commands (name -> argv) timed in the same alternation."""
     warm_cache = scratch / "warm-cache"
     command = check_command(course, student, scratch / "out", sandbox)
@@ -92,8 +93,11 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
              "warm": lambda run: timed(command, environment(warm_cache))}
     if checkout is not None:
         before = check_command(course, student, scratch / "out-before", sandbox)
-        timed(before, environment(None), cwd=checkout)
-        modes["before"] = lambda run: timed(before, environment(None), cwd=checkout)
+        before_cache = scratch / "before-warm-cache"
+        timed(before, environment(before_cache), cwd=checkout)
+        modes["before"] = lambda run: timed(before, environment(before_cache), cwd=checkout)
+        modes["before cold"] = lambda run: timed(before, environment(
+            scratch / f"before-cold-cache-{run}"), cwd=checkout)
     for name, other in (others or {}).items():
         timed(other, environment(None))
         modes[name] = lambda run, other=other: timed(other, environment(None))
@@ -121,7 +125,10 @@ def import_times(command: list[str], env: dict, runs: int):
 
 
 # The steps of ``grader check`` (grader/cli/check.py: run), each timed in a fresh interpreter
-# without a profiler; keep it in step with it.
+# without a profiler, one after the other; keep it in step with it.  The command itself does
+# some of them at once (grader/single.py): while the child runs the calls, one thread reads or
+# computes the answers and another imports the report's modules and loads its templates, so
+# the steps' sum is more than a check's wall time on an idle machine.
 PHASES = r"""
 import gc, json, sys, tempfile, time
 from pathlib import Path
@@ -136,7 +143,8 @@ from grader.answers.book import AnswerBook
 from grader.batch import budget_of, prepare
 from grader.grading import grade_submission
 from grader.report.views import student_view
-from grader.report.writers import junit_xml, write_atomically, write_student
+from grader.report.files import write_atomically
+from grader.report.writers import junit_xml, write_student
 from grader.sandbox.levels import best_level
 from grader.sandbox.staging import stage_runner
 from grader.submissions.finding import Submission
@@ -229,8 +237,8 @@ def main() -> None:
                         choices=("auto", "bubblewrap", "container", "process"))
     parser.add_argument("--top", type=int, default=15, help="rows of the profile")
     parser.add_argument("--checkout", type=Path, help="another checkout (e.g. the commit before "
-                        "the cache, from git archive or a worktree) timed as 'before', on this "
-                        "checkout's courses")
+                        "the cache, from git archive or a worktree) timed as 'before' (warm) and "
+                        "'before cold', on this checkout's courses")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-selfcheck-") as scratch:
         scratch = Path(scratch)
@@ -255,7 +263,7 @@ def main() -> None:
         print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
               f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
-        modes = (*MODES, "before") if args.checkout else MODES
+        modes = (*MODES, "before", "before cold") if args.checkout else MODES
         print(f"{'':58s} " + " ".join(f"{mode:>16s}" for mode in (*modes, "autograder"))
               + f" {'no cache/warm':>14s} {'warm/autograder':>16s}")
         print(f"{'':58s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in (*modes, 0)))

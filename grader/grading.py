@@ -91,6 +91,14 @@ def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
     the answer cache, which then keeps what was computed for the next run)."""
     plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
     answers = answers if answers is not None else AnswerBook()
+    answer_plan(plan, answers)
+    return plan, answers
+
+
+def answer_plan(plan: Plan, answers: AnswerBook) -> None:
+    """Fill ``answers`` with the reference answers of every call of ``plan`` (computed, or
+    taken from the cache, which keeps what was computed); a reference search too large for
+    its limit is a problem of the task files (``TaskFileError``)."""
     references = [item for items in plan.references_of.values() for item in items]
     for call in (*plan.calls, *references):
         try:
@@ -99,7 +107,6 @@ def prepare(course, only_visible: bool = False, withhold_hidden: bool = False,
             answers.save()      # what was computed stays computed
             raise TaskFileError([too_large(plan, call, error)]) from None
     answers.save()
-    return plan, answers
 
 
 def too_large(plan: Plan, call, error) -> Problem:

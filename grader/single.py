@@ -43,11 +43,11 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
                 # The child starts (a sandbox, an interpreter) while this process imports
                 # the rest of the grader and builds its plan.
                 run.start()
-            from .grading import grade_submission, prepare
-            if callable(answers):
-                answers = answers()
-            plan, answers = prepare(course, only_visible=only_visible,
-                                    withhold_hidden=withhold_hidden, answers=answers)
+            from .grading import Plan, grade_submission
+            plan = Plan.of(course, only_visible=only_visible, withhold_hidden=withhold_hidden)
+            # The answers are computed (or read from the cache) in a thread while the child
+            # runs the calls: nothing needs them before the calls' replies are judged.
+            answers = AnsweredMeanwhile(plan, answers)
         except BaseException:
             run.close()
             raise
@@ -65,3 +65,54 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
         if staged.problem:
             result.problem, result.problem_detail = "submission.unusable", staged.problem
     return result
+
+
+class AnsweredMeanwhile:
+    """A plan's answer book while a thread fills it (``grading.answer_plan``): whoever asks
+    the book anything waits for the thread, and gets its error (``TaskFileError``: a reference
+    search too large) if it failed.  While it runs, Python switches threads every 0.5 ms
+    instead of 5: the thread that reads the child's replies waits less for the one that
+    computes, so the child waits less for its next call."""
+
+    SWITCH_INTERVAL = 0.0005
+
+    def __init__(self, plan, book=None):
+        """``book``: the book to fill, or a function that makes it (called in the thread: a
+        book backed by the cache reads the cache file when it is made); a new one if None."""
+        import sys
+        import threading
+        self._book = book
+        self._error = None
+        self._interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._interval, self.SWITCH_INTERVAL))
+        self._thread = threading.Thread(target=self._fill, args=(plan,), daemon=True,
+                                        name="grader-answers")
+        self._thread.start()
+
+    def _fill(self, plan) -> None:
+        import sys
+        from .grading import answer_plan
+        try:
+            if callable(self._book):
+                self._book = self._book()
+            elif self._book is None:
+                from .answers.book import AnswerBook
+                self._book = AnswerBook()
+            answer_plan(plan, self._book)
+        except BaseException as error:  # noqa: BLE001 - raised again where the book is asked
+            self._error = error
+        finally:
+            sys.setswitchinterval(self._interval)
+
+    def book(self):
+        """The filled book (after waiting for the thread), or the thread's error."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._book
+
+    def __getitem__(self, call):
+        return self.book()[call]
+
+    def __getattr__(self, name):
+        return getattr(self.book(), name)

@@ -354,6 +354,13 @@ def test_a_whole_game_search_of_a_big_board_is_refused_with_file_and_line(tmp_pa
     assert main(["grade", "--tasks", str(tmp_path / "whole.yaml"), "--submissions",
                  str(ROOT / "submissions"), "--out", str(tmp_path / "out")]) == 2
     assert not (tmp_path / "out" / "gradebook.csv").exists()
+    # a self-check computes the answers while the child runs: the refusal still comes out
+    capsys.readouterr()
+    assert main(["check", str(ROOT / "submissions" / "korrekt"), "--tasks",
+                 str(tmp_path / "whole.yaml"), "--out", str(tmp_path / "check")]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"{tmp_path / 'whole.yaml'}:7: c4-whole-game: the reference search visited" in said
+    assert not (tmp_path / "check").exists()
 
 
 def test_the_reference_limit_is_far_above_the_largest_bundled_search():

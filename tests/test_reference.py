@@ -99,3 +99,34 @@ def test_catalogue_variants_without_a_mistake_are_the_reference():
                 g2, r2 = make_game(spec)
                 assert search(g1, r1, depth) == family(g2, r2, depth), name
                 assert g1.visit_log() == g2.visit_log(), name
+
+
+@pytest.mark.parametrize("course", ["tasks", "courses/kalah/tasks", "courses/tictactoe-depth/tasks",
+                                    "tests/data/maxn/chance.yaml"])
+def test_answers_value_the_root_actions_as_the_model_solutions_action_values(course):
+    """A search's answer takes the root actions' values from the walk of the tree facts
+    (grader.answers.facts) instead of searching the tree again: they must be what the model
+    solution's action_values says, in its order, for every input of every search call."""
+    from pathlib import Path
+
+    from grader.answers.facts import facts_and_action_values, reference_depth
+    from grader.grading import Plan
+    from grader.tasks import load_course
+    root = Path(__file__).resolve().parent.parent
+    plan = Plan.of(load_course(root / course))
+    compared = 0
+    for call in plan.calls:
+        if call.convention in ("plain", "by-hand", "ordering") or call.reference in ("maxn",
+                                                                                   "quiescence"):
+            continue
+        chance = call.reference == "expectimax"
+        for spec in call.inputs():
+            depth = reference_depth(call, spec)
+            _, walked = facts_and_action_values(spec, depth, chance=chance)
+            game, state = make_game(spec)
+            exact = action_values(game, state, depth, chance=chance)
+            if walked is None:    # a root not searched on: the answer asks the model solution
+                continue
+            assert list(walked.items()) == list(exact.items()), (call.function, spec.get("root"))
+            compared += 1
+    assert compared

@@ -195,3 +195,30 @@ def test_the_positions_games_give_without_their_keys_are_the_declared_defaults()
         assert specs["connect4"][key] == definitions[key]["default"]
     assert specs["nim"]["max_take"] == definitions["take"]["default"]
     assert specs["nim"]["last_loses"] == definitions["last_loses"]["default"]
+
+
+# -- a file that fitted is not checked again unchanged (grader/tasks/fitted.py) ----------------
+
+def test_an_unchanged_task_file_that_fitted_reads_as_the_schema_reads_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "blatt3.yaml"
+    path.write_bytes((ROOT / "tasks" / "blatt3.yaml").read_bytes())
+    checked = load_course(path)                 # checked against the schema, remembered
+    assert len(list((tmp_path / "cache" / "fitted").iterdir())) == 1
+    assert load_course(path) == checked         # remembered: the same course
+
+
+def test_an_edited_task_file_is_checked_against_the_schema_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "blatt3.yaml"
+    text = (ROOT / "tasks" / "blatt3.yaml").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    load_course(path)
+    path.write_text(text.replace("  language: de\n", "  language: de\n  farbe: blau\n", 1),
+                    encoding="utf-8")
+    for _ in range(2):      # a file with a problem is never remembered: refused each time
+        with pytest.raises(TaskFileError) as raised:
+            load_course(path)
+        assert [(p.line, "unknown key 'farbe'" in p.message)
+                for p in raised.value.problems] == [(8, True)]
+    assert len(list((tmp_path / "cache" / "fitted").iterdir())) == 1

@@ -38,8 +38,10 @@ class BoundedGame(RecordingGame):
         return name
 
 
-def make_game(spec, limit: int | None = None):
+def make_game(spec, limit: int | None = None, rules=None):
     """A recording game bounded to ``limit`` visits (the reference's limit unless given), and
-    its root: every search this module runs goes through it."""
-    game = BoundedGame(make_rules(spec), REFERENCE_VISIT_LIMIT if limit is None else limit)
+    its root: every search this module runs goes through it (``rules``: the spec's, made
+    already)."""
+    game = BoundedGame(rules or make_rules(spec),
+                       REFERENCE_VISIT_LIMIT if limit is None else limit)
     return game, game.root()

@@ -74,6 +74,22 @@ def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
     the nodes named as the recording game names them, and stops past the reference's limit
     (``rules``: the spec's, made already).
     """
+    return _walked_tree(spec, depth, chance, inner, extension, rules)[0]
+
+
+def facts_and_action_values(spec: dict, depth, chance: bool = False,
+                            rules=None) -> tuple[dict, dict | None]:
+    """``tree_facts(spec, depth, chance)``, and the root's actions with their values by the
+    same rule (what ``reference.minimax.action_values`` computes, in its order), from the
+    same walk: the root's children are valued on the way, and a second search of the whole
+    tree for them cost a third of computing a search's answers.  None for the actions when
+    the root is not searched on (terminal, or at the horizon already: depth 0); ``rules``:
+    the spec's, made already."""
+    return _walked_tree(spec, depth, chance, True, None, rules)
+
+
+def _walked_tree(spec: dict, depth, chance: bool, inner: bool, extension: int | None,
+                 rules) -> tuple[dict, dict | None]:
     rules = rules or make_rules(spec)
     state = rules.initial_state()
     root = rules.identify(state) or "root"
@@ -82,6 +98,7 @@ def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
     siblings, horizon, terminals, values = {}, [], [], {}
     extended, noisy = [], []
     walked = [0]
+    root_actions = []      # (action, value) of the root's children, in action order
 
     def evaluated_at(state, level) -> bool:
         if depth is None or level < depth:
@@ -109,6 +126,8 @@ def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
                 child_name = rules.node_name(name, action, child)
                 siblings[child_name] = [name, position]
                 children.append(walk(child, child_name, level + 1))
+                if level == 0:
+                    root_actions.append((action, children[-1]))
             if inner:
                 values[name] = _combined(rules, state, player, children, chance)
         return values.get(name)
@@ -118,7 +137,8 @@ def tree_facts(spec: dict, depth, chance: bool = False, inner: bool = True,
              "root": root, "values": values}
     if extension is not None:
         facts.update(extension=sorted(extended), noisy=sorted(noisy))
-    return facts
+    searched = not rules.is_terminal(state) and not evaluated_at(state, 0)
+    return facts, (dict(root_actions) if searched and inner else None)
 
 
 def _combined(rules, state, player, children: list, chance: bool):

@@ -10,7 +10,7 @@ import inspect
 
 from ..games import make_rules
 from .bounded import make_game
-from .facts import adapt, search_options, tree_facts
+from .facts import adapt, facts_and_action_values, search_options, tree_facts
 from .numbers import same_number
 from .proof import PROVEN_SEARCHES, search_facts
 
@@ -62,14 +62,20 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     if reference == "quiescence":
         return answer_quiescence(spec, depth, prune_on_equality)
     search = SEARCHES[reference]
-    game, root = make_game(spec)
+    # A tree's rules are plain data, read by both walks below: made once (a tree's are the
+    # costliest to make, and two makes were a sixth of computing its answers).
+    rules = make_rules(spec) if spec.get("kind") == "tree" else None
+    game, root = make_game(spec, rules=rules)
     if "prune_on_equality" in inspect.signature(search).parameters:   # the pruning searches
         value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
     else:
         value, action = search(game, root, depth)
     log = game.visit_log()
-    values_game, values_root = make_game(spec)
-    exact = action_values(values_game, values_root, depth, chance=reference == "expectimax")
+    chance = reference == "expectimax"
+    facts, exact = facts_and_action_values(spec, depth, chance=chance, rules=rules)
+    if exact is None:    # a root the walk does not search on: the model solution's own walk
+        values_game, values_root = make_game(spec)
+        exact = action_values(values_game, values_root, depth, chance=chance)
     # the searches after alpha-beta are judged against plain alpha-beta and minimax, and by
     # what their visits prove (grader/answers/proof.py)
     extra = search_facts(spec, depth, prune_on_equality) if reference in PROVEN_SEARCHES else {}
@@ -77,7 +83,7 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
         **extra,
         "value": value,
         "action": action,
-        **tree_facts(spec, depth, chance=reference == "expectimax"),
+        **facts,
         "action_values": [[a, v] for a, v in exact.items()],
         "optimal_actions": [a for a, v in exact.items() if same_number(v, value)],
         "visits": log["visits"],

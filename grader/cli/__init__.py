@@ -48,7 +48,9 @@ COMMANDS = (
 _RUN = {module.NAME: module.run for module in COMMANDS}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``grader`` command's parser; ``only``: with that command's subparser alone (what
+    parsing its command line needs: ``grader check`` does not wait for a dozen others')."""
     parser = argparse.ArgumentParser(prog="grader", description="Grade game-tree search "
                                      "exercises (minimax, alpha-beta, negamax, evaluation).")
     from .. import __version__
@@ -61,13 +63,17 @@ def build_parser() -> argparse.ArgumentParser:
                                    **options)
 
     for module in COMMANDS:
-        module.register(command)
+        if only is None or module.NAME == only:
+            module.register(command)
     return parser
 
 
 def main(argv=None) -> int:
     from ..tasks import TaskFileError
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # a command's own line needs only its subparser; anything else (--help, --version, a
+    # misspelt command) the whole parser
+    args = build_parser(argv[0] if argv and argv[0] in _RUN else None).parse_args(argv)
     try:
         with _caches_off(getattr(args, "no_cache", False)):
             return _RUN[args.command](args)
@@ -92,8 +98,8 @@ def main(argv=None) -> int:
 @contextlib.contextmanager
 def _caches_off(off: bool):
     """``--no-cache``: for the command's duration, GRADER_NO_CACHE=1, which every store of the
-    cache folder (answers, parsed YAML, compiled templates, the runner's bytecode, the
-    sources' digest) reads when it is used."""
+    cache folder (answers, parsed YAML, fitted task files, compiled templates, the runner's
+    bytecode, the sources' digest) reads when it is used."""
     if not off:
         yield
         return

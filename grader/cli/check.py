@@ -3,8 +3,10 @@
 GitHub Classroom's result.
 
 A student waits for every module imported here: the child that runs their code is started
-before rich and the report's modules are imported (``_report_modules`` imports them in a thread
-while the child runs), and the console on standard error is made only when it prints.
+before rich and the report's modules are imported (``_ready_report`` imports them, reads the
+message catalogue and loads the report's templates in a thread while the child runs; the
+reference answers are computed or read from the cache in another, ``grader.single``), and the
+console on standard error is made only when it prints.
 """
 
 from __future__ import annotations
@@ -91,8 +93,10 @@ def run(args) -> int:
     if level is None:
         return EXIT_BAD_INPUT
     from ..single import grade_folder
+    language = args.lang or course.language
     result = grade_folder(course, folder, level, answers=answer_book,
-                          while_waiting=_report_modules, identity=args.student)
+                          while_waiting=lambda: _ready_report(language),
+                          identity=args.student)
     # Colour only where the markup puts it: rich's highlighting of numbers and quotes in
     # every message would colour at random and costs half of printing the feedback.
     from rich.console import Console
@@ -166,12 +170,24 @@ def _check_out(out: str | None, folder: Path) -> Path:
     return cache_dir() / "check"
 
 
-def _report_modules() -> None:
-    """Import what the report needs (run in a thread while the check waits for its child).
-    A failure is ignored: whoever needs a module imports it again and sees the error there."""
+# The templates of the files a check writes (feedback.html, feedback.md, junit.xml); the
+# ones they include are compiled where a page needs them.
+REPORT_TEMPLATES = ("feedback.html.j2", "feedback.md.j2", "check.md.j2", "junit.xml.j2")
+
+
+def _ready_report(language: str) -> None:
+    """Import what the report needs, read the message catalogue of ``language`` and load
+    (or, the first time, compile) the report's templates: run in a thread while the check
+    waits for its child.  A failure is ignored: whoever needs a module, the catalogue or a
+    template loads it again and sees the error there."""
     import importlib
     try:
         for name in ("rich.console", "grader.report.views", "grader.report.writers"):
             importlib.import_module(name)
+        from ..report.messages import Catalogue
+        from ..report.templating import TEMPLATES
+        Catalogue(language)             # its entries are read once per process
+        for name in REPORT_TEMPLATES:
+            TEMPLATES.get_template(name)    # kept by the environment for the page
     except BaseException:  # noqa: BLE001 - see the docstring
         pass

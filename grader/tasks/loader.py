@@ -14,6 +14,7 @@ from pathlib import Path
 from ..yamlsrc import Problem, line_of, load
 from .header import Header, read_header
 from .model import Course, Provided, Task, TaskFileError
+from .fitted import fitted_before, remember_fitted
 from .sheet import Sheet
 from .task import read_task
 
@@ -41,8 +42,14 @@ def load_course(path: Path | str) -> Course:
     warnings: list[Problem] = []
     seen_ids: dict[str, str] = {}
     for file in files:
-        sheet = Sheet(str(file), problems, warnings)
+        text = _text_of(file)
+        fitted = text is not None and fitted_before(text)
+        sheet = Sheet(str(file), problems, warnings, fitted=fitted)
+        before = len(problems)
         header, sheet_tasks = read_file(sheet)
+        if not fitted and text is not None and sheet_tasks is not None \
+                and len(problems) == before:
+            remember_fitted(text)      # read without a problem: not checked again unchanged
         leaderboard += header.leaderboard
         for module in header.provided:
             if module.name in provided and provided[module.name].source != module.source:
@@ -77,6 +84,13 @@ def load_course(path: Path | str) -> Course:
                   warnings=tuple(sorted(warnings, key=lambda p: (p.file, p.line))),
                   provided=tuple(provided.values()),
                   provided_wins=provided_wins[0] if provided_wins else True)
+
+
+def _text_of(file: Path) -> bytes | None:
+    try:
+        return file.read_bytes()
+    except OSError:
+        return None     # read_file says what is wrong with it
 
 
 def read_file(sheet: Sheet) -> tuple[Header, list[Task] | None]:

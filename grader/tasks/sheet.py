@@ -20,12 +20,14 @@ class Sheet:
     """The state of one task file's reading: its name, the problems and warnings found so
     far, and what its header sets for its tasks (``due``)."""
 
-    def __init__(self, file: str, problems: list[Problem], warnings: list | None = None):
+    def __init__(self, file: str, problems: list[Problem], warnings: list | None = None,
+                 fitted: bool = False):
         self.file = file
         self.problems = problems
         self.warnings = warnings if warnings is not None else []
         self.due: datetime.datetime | None = None
-        self.checker = Checker(schema(), SECTIONS)
+        # ``fitted``: this very text fitted this very schema before (``grader.tasks.fitted``)
+        self.checker = _Fitted() if fitted else Checker(schema(), SECTIONS)
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
@@ -84,3 +86,17 @@ class Sheet:
         if moment.tzinfo is None:
             moment = moment.astimezone()  # the grading machine's local time zone
         return moment
+
+
+class _Fitted:
+    """The checker of a task file whose text fitted the schema, without a single finding,
+    when it was last read (with the same schema and checker): every value fits as it is,
+    which is what the schema's checker would find again, at a fifth of reading the file."""
+
+    quiet = 0
+
+    def check(self, fragment, value, line, key=None, whole=None, about=None):
+        return [], value
+
+    def fits(self, fragment, value, line, key=None) -> bool:
+        return True
