@@ -17,14 +17,10 @@ standard library, ``grader.games`` and ``grader.conventions`` (staged beside it)
 """
 
 import importlib
-import json
 import math
 import os
 import sys
-import traceback
 
-# Bound before any student code runs, so a student who patches json cannot speak for the runner.
-_dumps, _loads = json.dumps, json.loads
 STAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_ITEMS = 100_000
 MAX_DEPTH = 20
@@ -74,8 +70,61 @@ def plain(value, depth=0):
     return {"__unsupported__": type(value).__name__, "repr": str.__str__(text)[:200]}
 
 
+def _codec():
+    """``(loads, dumps)`` for the pipes, with the results of ``json.loads`` and of
+    ``json.dumps(value, allow_nan=False)``: the json package's own C scanner and encoder, used
+    directly, because importing ``json`` imports ``re`` (and ``enum``, ``functools``, ...),
+    a sixth of a child's start; the json package itself where its accelerator is missing or
+    takes other arguments (another Python)."""
+    try:
+        import _json
+
+        class Options:      # what json's JSONDecoder() holds for its C scanner
+            strict = True
+            object_hook = object_pairs_hook = None
+            parse_float, parse_int = float, int
+            parse_constant = {"-Infinity": -math.inf, "Infinity": math.inf,
+                              "NaN": math.nan}.__getitem__
+            memo = {}
+
+        scan, escape, make_encoder = (_json.make_scanner(Options()),
+                                      _json.encode_basestring_ascii, _json.make_encoder)
+
+        def default(value):
+            raise TypeError(f"Object of type {value.__class__.__name__} "
+                            "is not JSON serializable")
+
+        def loads(text):
+            start = len(text) - len(text.lstrip(" \t\n\r"))
+            try:
+                value, end = scan(text, start)
+            except StopIteration:
+                raise ValueError("expecting a JSON value") from None
+            if text[end:].strip(" \t\n\r"):
+                raise ValueError("extra data after the JSON value")
+            return value
+
+        def dumps(value):
+            # as JSONEncoder(allow_nan=False).encode: separators ", " and ": ", ASCII only,
+            # circular references refused
+            return "".join(make_encoder({}, default, escape, None, ": ", ", ", False, False,
+                                        False)(value, 0))
+
+        if loads(dumps({"a": [1, 2.5, "\u00e9", None, True]})) != {
+                "a": [1, 2.5, "\u00e9", None, True]}:
+            raise TypeError("the json accelerator answers differently")
+        return loads, dumps
+    except (ImportError, AttributeError, TypeError):
+        import json
+        return json.loads, lambda value: json.dumps(value, allow_nan=False)
+
+
+# Bound before any student code runs, so a student who patches json cannot speak for the runner.
+_loads, _dumps = _codec()
+
 PROVIDED = []   # the names of the packages the course provides (--provides)
 STANDIN_ERRORS = ()   # set by Runner: the exception the Pacman project's stand-ins raise
+standard_module = None  # set by Runner: grader.conventions.standard.standard_module
 
 
 def missing_package(error):
@@ -96,6 +145,7 @@ def describe_exception(error, student_dir):
     """Type, message and the innermost place in the student's own files, for the feedback;
     for an import of a package the course does not provide, the package (and what the course
     provides), and for a stand-in of the Pacman project used during grading, its name."""
+    traceback = standard_module("traceback")
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if os.path.abspath(f.filename).startswith(student_dir + os.sep)]
     where = frames[-1] if frames else None
@@ -123,9 +173,10 @@ def describe_exception(error, student_dir):
 
 class Runner:
     def __init__(self, student_dir):
-        global STANDIN_ERRORS
+        global STANDIN_ERRORS, standard_module
         from grader.conventions import CONVENTIONS, SIGNATURE_REPORTS, STANDINS
         from grader.conventions.signature import forget_signatures
+        from grader.conventions.standard import standard_module
         from grader.conventions.stubs import StandInUnavailable
         STANDIN_ERRORS = (StandInUnavailable,)
         self.student_dir = os.path.abspath(student_dir)
@@ -351,7 +402,7 @@ def main(argv):
     options = dict(zip(argv[5::2], argv[6::2]))
     problem = start_up(options)
     if len(argv) > 4:
-        apply_limits(json.loads(argv[4]))
+        apply_limits(_loads(argv[4]))
     if problem is not None:
         refuse(os.fdopen(request_fd, "r", encoding="utf-8"),
                os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n"), problem)
@@ -360,6 +411,8 @@ def main(argv):
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != script_dir]
     sys.path[:0] = [STAGE_ROOT]
     sys.dont_write_bytecode = True
+    from grader.conventions.standard import remember_start
+    remember_start()
     runner = Runner(student_dir)
     sys.path.insert(1, runner.student_dir)
     if "--packages" in options:
@@ -377,7 +430,7 @@ def main(argv):
         reply = runner.handle(request)
         # The request's id first, so that the parent can drop anything else written to this
         # pipe without parsing it.
-        replies.write("@" + str(request.get("id")) + " " + _dumps(reply, allow_nan=False) + "\n")
+        replies.write("@" + str(request.get("id")) + " " + _dumps(reply) + "\n")
         replies.flush()
 
 
