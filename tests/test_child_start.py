@@ -212,3 +212,20 @@ def test_an_exception_beside_a_students_module_with_a_standard_name_is_described
               and v.reason == "item.error"}
     assert errors == {("item.error", "ZeroDivisionError", "minimax.py", 8),
                       ("item.error", "ZeroDivisionError", "minimax.py", 12)}
+
+
+def test_calls_on_the_same_trees_share_them_and_other_inputs_are_decoded_afresh():
+    """The random-tree checks search the same trees with three functions: decoded once. A
+    plain function's inputs are handed to the student's code, which may change them: decoded
+    for every call."""
+    from grader.calls import Call, canonical
+    runner = child.Runner(str(SHADOWING / "dekoriert"))
+    tree = canonical({"kind": "tree", "root": "A", "nodes": {"A": {"value": 1}}})
+    board = canonical([["X", ".", "O"], "X"])
+    searches = [json.loads(Call("minimax", function, "game", (tree,)).request_text())
+                for function in ("minimax", "alphabeta")]
+    first, second = (runner.items_of(request) for request in searches)
+    assert first == second == [json.loads(tree)] and first[0] is second[0]
+    plain = json.loads(Call("evaluation", "evaluate", "plain", (board,)).request_text())
+    first, second = runner.items_of(plain), runner.items_of(plain)
+    assert first == second == [json.loads(board)] and first[0] is not second[0]

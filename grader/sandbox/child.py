@@ -25,6 +25,9 @@ STAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__f
 MAX_ITEMS = 100_000
 MAX_DEPTH = 20
 MAX_TEXT = 2000
+MAX_DECODED = 5000      # trees kept decoded (Runner.items_of)
+# Conventions that hand a student the game built from a spec, never the spec (items_of).
+SHARED_TREES = ("game", "aima", "helpers", "negamax-sign", "multi-agent")
 _FLOAT_MAX = sys.float_info.max
 
 
@@ -185,6 +188,7 @@ class Runner:
         self.standins = STANDINS
         self.forget_signatures = forget_signatures
         self.modules = {}
+        self.decoded = {}      # an item's JSON text -> its value (``items_of``)
         self.provided = None   # the course's modules' finder, once a request brings them
 
     def provide(self, request):
@@ -223,6 +227,33 @@ class Runner:
         self.modules[name] = outcome
         return outcome
 
+    def items_of(self, request):
+        """A call's inputs: ``items`` as they are, or ``item_texts`` (what the parent sends,
+        ``grader.calls.Call.request_text``) decoded.  A tree's spec given to a convention
+        that builds the game from it (``SHARED_TREES``) is decoded once while the child
+        lives and shared by the calls that search the same tree: the student's code gets
+        the game and its states, never a part of the spec (``grader.games.tree``: names,
+        numbers, fresh lists), so no call can change what a later one searches.  Anything
+        else is decoded afresh for each call, as a student's function may change the lists
+        it is given.  At most ``MAX_DECODED`` trees are kept."""
+        items = request.get("items")
+        if items is not None:
+            return items
+        if request.get("convention") not in SHARED_TREES:
+            return [_loads(text) for text in request["item_texts"]]
+        decoded = self.decoded
+        values = []
+        for text in request["item_texts"]:
+            value = decoded.get(text)
+            if value is None:
+                value = _loads(text)
+                if type(value) is dict and value.get("kind") == "tree":
+                    if len(decoded) >= MAX_DECODED:
+                        decoded.clear()
+                    decoded[text] = value
+            values.append(value)
+        return values
+
     def handle(self, request):
         op = request.get("op")
         self.provide(request)
@@ -259,7 +290,7 @@ class Runner:
             if report is not None:
                 reply["signature"] = {key: plain(value) for key, value in report.items()}
         items = []
-        for item in request["items"]:
+        for item in self.items_of(request):
             try:
                 returned, log = convention(module, name, item, request["args"])
                 items.append({"status": "ok", "returned": plain(returned), "log": log})
