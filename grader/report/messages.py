@@ -118,7 +118,7 @@ class Catalogue:
         return ", ".join(self.action(a) for a in actions or ()) or self.entries["word"]["none"]
 
 
-MAX_RENDERED = 20_000      # sentences a catalogue keeps (``Catalogue._render``)
+MAX_RENDERED = 4096        # sentences a catalogue keeps (``Catalogue._render``)
 MAX_FROZEN = 64            # values in the facts of a sentence that is kept
 
 
