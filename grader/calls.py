@@ -49,15 +49,17 @@ class Call:
                 "args": list(self.args)}
 
     def request_text(self) -> str:
-        """``request()`` as JSON text, encoded once per call rather than once per submission."""
+        """What the child receives through its pipe, as JSON text: ``request()`` with the
+        items as their JSON texts (``item_texts``), encoded once per call rather than once
+        per submission.  The items go as texts because calls share them (the random-tree
+        checks run minimax, alpha-beta and negamax on the same 200 trees): the runner decodes
+        each distinct tree once (``grader.sandbox.child.Runner.items_of``) instead of once per
+        call, which was the largest part of a child's own work beside the calls."""
         text = self.__dict__.get("_request_text")
         if text is None:
-            # The items are JSON texts already (``canonical``): spliced in as they are rather
-            # than parsed and encoded again (a random-tree call's 300 kB cost a self-check
-            # ~30 ms each).  The same JSON value as ``request()``; only spacing differs.
             head = json.dumps({"op": "call", "module": self.module, "function": self.function,
                                "convention": self.convention})
-            text = (f'{head[:-1]}, "items": [{", ".join(self.items)}], '
+            text = (f'{head[:-1]}, "item_texts": {json.dumps(list(self.items))}, '
                     f'"args": {json.dumps(list(self.args))}}}')
             object.__setattr__(self, "_request_text", text)
         return text

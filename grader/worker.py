@@ -184,7 +184,7 @@ class SubmissionGrader:
             if previous is not None and previous == hashes:
                 return Outcome(submission.student, "unchanged", hashes=hashes)
             result = grade_submission(context.plan_for(submission.student), context.answers,
-                                      self.runner.intact(),
+                                      self.runner.intact(context.level),
                                       staged.folder, context.budget, context.level,
                                       student=submission.student, workdir=self.temporary)
             result.display, result.notes = submission.display, notes + result.notes

@@ -88,20 +88,26 @@ def test_a_log_is_required_wherever_the_game_is_recorded():
     assert observe(call, reply).status == "protocol"
 
 
-def test_a_request_encoded_once_goes_out_as_the_same_request_as_its_dict():
-    # The plan's calls are encoded once and reused for every submission: what the child
-    # reads must not depend on which form the parent held (the same JSON, keys in order).
+def test_a_request_encoded_once_asks_the_runner_for_the_same_call_as_its_dict():
+    # The plan's calls are encoded once and reused for every submission, their items as JSON
+    # texts the runner decodes: it must run the same call whichever form the parent held.
     from grader.calls import canonical
+    from grader.sandbox.child import Runner
     from grader.sandbox.launcher import _with_id
     items = (canonical({"kind": "tree", "root": "A", "nodes": {"A": {"value": 1.5}}}),
              canonical({"kind": "tree", "root": "B\u00e4\"", "nodes": {}}))
+    runner = Runner("/nonexistent")
     for call in (Call("minimax", "alphabeta", "game", items, args=(2,)),
                  Call("bewertung", "evaluate", "plain", (canonical([[1, 2], "X"]),)),
                  Call("m", "f", "game", ())):
         lines = [_with_id(form, "0f1e") for form in (call.request_text(), call.request())]
         assert all(line.endswith("}\n") and line.count("\n") == 1 for line in lines)
-        parsed = [json.loads(line, object_pairs_hook=list) for line in lines]
-        assert parsed[0] == parsed[1]
+        parsed = [json.loads(line) for line in lines]
+        assert [runner.items_of(request) for request in parsed] == [list(call.inputs())] * 2
+        assert [{key: value for key, value in request.items()
+                 if key not in ("items", "item_texts")} for request in parsed] == [
+            {"op": "call", "module": call.module, "function": call.function,
+             "convention": call.convention, "args": list(call.args), "id": "0f1e"}] * 2
         assert json.loads(lines[0])["id"] == "0f1e"
     with pytest.raises(ValueError):
         _with_id("[]", "0f1e")

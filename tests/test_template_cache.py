@@ -84,3 +84,28 @@ def test_messages_are_compiled_once_and_kept_apart_by_language_and_escaping(tmp_
                                    "Feedback for <b>Ada</b>",
                                    "Feedback for &lt;b&gt;Ada&lt;/b&gt;")
     assert sorted(p.name for p in (tmp_path / "cache" / "templates").iterdir()) == files
+
+
+def probe_catalogue():
+    """The English catalogue with two more entries, ``probe.value`` and ``probe.raw``, that
+    show their facts."""
+    from grader.report.messages import Catalogue
+    catalogue = Catalogue("en")
+    catalogue.entries = {**catalogue.entries,
+                         "probe": {"value": "{{ value|num }} {{ more|nodes }}",
+                                   "raw": "{{ value }}"}}
+    return catalogue
+
+
+def test_a_kept_sentence_is_only_reused_for_facts_of_the_same_values_and_types():
+    """A catalogue keeps the sentences it rendered; facts that are equal in Python but shown
+    differently (1, 1.0 and True, 0.0 and -0.0, text and markup) each get their own."""
+    from markupsafe import Markup
+    catalogue = probe_catalogue()
+    values = [1, 1.0, True, -0.0, 0.0, 1, "<b>", Markup("<b>")]
+    texts = [catalogue.text("probe.value", value=value, more=["A"]) for value in values]
+    assert texts == ["1 A", "1.0 A", "True A", "-0.0 A", "0.0 A", "1 A", "<b> A", "<b> A"]
+    pages = [str(catalogue.html("probe.raw", value=value)) for value in values]
+    assert pages == ["1", "1.0", "True", "-0.0", "0.0", "1", "&lt;b&gt;", "<b>"]
+    assert catalogue.text("probe.value", value=1, more={"A": 1}) == "1 A"
+    assert catalogue.text("probe.value", value=[1, 2.0], more=[]) == "(1, 2.0)"

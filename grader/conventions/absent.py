@@ -17,14 +17,12 @@ Runs in the child, next to student code: standard library only, never imports ``
 
 from __future__ import annotations
 
-import ast
-import dis
 import importlib.machinery
 import os
 import sys
-import types
 
-_IMPORT_FROM = dis.opmap.get("IMPORT_FROM")
+from .standard import standard_module
+
 # Handlers that catch a failed import: ``except ImportError``, its subclass, and the broad ones.
 _CATCHING = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 
@@ -74,7 +72,7 @@ class AbsentName:
     __subclasscheck__ = __mro_entries__ = __format__ = __fspath__ = _fail
 
 
-class AbsentModule(types.ModuleType):
+class AbsentModule(type(sys)):      # types.ModuleType, without importing types
     """A package (or module of one) the course does not provide: its names can be imported,
     reading one in code (``np.inf``) fails."""
 
@@ -94,7 +92,8 @@ def _imported_from(frame) -> bool:
     if frame.f_code.co_filename.startswith("<frozen importlib"):
         return True
     try:
-        return frame.f_code.co_code[frame.f_lasti] == _IMPORT_FROM
+        return frame.f_code.co_code[frame.f_lasti] == standard_module("dis").opmap.get(
+            "IMPORT_FROM")
     except (IndexError, AttributeError):
         return True
 
@@ -139,6 +138,7 @@ class AbsentFinder:
         """Whether ``line`` of ``filename`` lies in the body of a ``try`` one of whose handlers
         catches an ImportError (or the file cannot be read: then the import fails as usual)."""
         if filename not in self._handlers:
+            ast = standard_module("ast")
             try:
                 with open(filename, "rb") as handle:
                     tree = ast.parse(handle.read(), filename)
@@ -156,6 +156,7 @@ class AbsentFinder:
 def _catches_import(kind) -> bool:
     if kind is None:
         return True       # a bare except
+    ast = standard_module("ast")
     if isinstance(kind, ast.Tuple):
         return any(_catches_import(element) for element in kind.elts)
     name = kind.id if isinstance(kind, ast.Name) else (

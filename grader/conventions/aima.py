@@ -24,17 +24,18 @@ The call returns ``[None, action]``: the checks judge the action and the visits 
 Standard library and ``grader.games`` only; never imports ``reference``.
 """
 
-import inspect
 import math
-import re
 
 from ..games import make_game
-from .signature import _DEPTH, _POSITIONAL, arranged, describe
+from .signature import (_DEPTH, _POSITIONAL, KEYWORD_ONLY, POSITIONAL_ONLY, NamePattern,
+                        _signature, arranged, describe)
 
-_EVALUATION = re.compile(r"^(eval_?fn|eval|evaluate|evaluation(_?fn)?|heuristic|utility_?fn)$",
-                         re.IGNORECASE)
-_CUTOFF = re.compile(r"^(cutoff_?test|cutoff|cut_?off_?test)$", re.IGNORECASE)
-_KEYWORD = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+_EVALUATION = NamePattern("eval_?fn|eval|evaluate|evaluation(_?fn)?|heuristic|utility_?fn",
+                          ("evalfn", "eval_fn", "eval", "evaluate", "evaluation",
+                           "evaluationfn", "evaluation_fn", "heuristic", "utilityfn",
+                           "utility_fn"))
+_CUTOFF = NamePattern("cutoff_?test|cutoff|cut_?off_?test",
+                      ("cutofftest", "cutoff_test", "cutoff", "cut_offtest", "cut_off_test"))
 
 
 class AimaGame:
@@ -82,13 +83,13 @@ def fit(function, name, args, eval_fn=None):
     ``d``, the evaluation as ``eval_fn``, ``cutoff_test=None``), and None when that is the
     task's call or a report ``{"student", "expected", "adapted"}`` of how it differs."""
     try:
-        signature = inspect.signature(function)
+        signature = _signature(function)
     except (TypeError, ValueError):
         return {}, None
-    parameters = list(signature.parameters.values())
+    parameters = list(signature.parameters)
     positional = [p for p in parameters if p.kind in _POSITIONAL]
     rest = [p for p in parameters[len(positional[:2]):]
-            if p.kind in _POSITIONAL + _KEYWORD[1:]]
+            if p.kind in (*_POSITIONAL, KEYWORD_ONLY)]
     depth = args[0] if args else None
     keywords, fitted, lacking = {}, False, False
     for parameter in rest:
@@ -98,11 +99,11 @@ def fit(function, name, args, eval_fn=None):
         elif _EVALUATION.match(parameter.name):
             keywords[parameter.name] = eval_fn
         elif _CUTOFF.match(parameter.name):
-            if parameter.default is inspect.Parameter.empty:
+            if not parameter.has_default:
                 keywords[parameter.name] = None
-        elif parameter.default is inspect.Parameter.empty:
+        elif not parameter.has_default:
             lacking = True
-    if any(p.kind is inspect.Parameter.POSITIONAL_ONLY and p.name in keywords for p in rest):
+    if any(p.kind == POSITIONAL_ONLY and p.name in keywords for p in rest):
         lacking = True
     names = ", ".join(p.name for p in positional + [p for p in rest if p not in positional])
     student = f"{name}({names})"

@@ -4,7 +4,7 @@
 Textbooks write alpha-beta as ``alphabeta(game, state, alpha, beta, depth)`` and minimax as
 ``minimax(game, state, depth)``; passed the task's ``(game, state, depth)`` such a function
 takes the depth for α (or misses its depth), and the student would read that the search
-"ignores the depth limit".  ``fit`` reads the parameters' names (``inspect.signature``): when
+"ignores the depth limit".  ``fit`` reads the parameters' names (``read_signature``, as ``inspect`` reads them): when
 they say which is α, β and the depth, the call is made with α = -inf, β = +inf and the task's
 depth (None: search to the end); when they do not, the call is made as the task says, and the
 report tells the student plainly that the signature differs.
@@ -18,25 +18,147 @@ convention's order and the report says so.
 Standard library only; never imports ``reference``.
 """
 
-import inspect
-import re
+from keyword import iskeyword
 from math import inf
 
-_ALPHA = re.compile(r"^(alpha|α|a_?min|lower|lo)$", re.IGNORECASE)
-_BETA = re.compile(r"^(beta|β|b_?max|upper|hi)$", re.IGNORECASE)
-_DEPTH = re.compile(r"^(depth|d|max_?depth|depth_?limit|limit|tiefe|t|ply|plies|remaining)$",
-                    re.IGNORECASE)
-_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+from .standard import standard_module
+
+# The kinds of parameter, numbered as ``inspect.Parameter``'s kinds are.
+POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = range(5)
+_POSITIONAL = (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD)
+
+
+class NamePattern:
+    """A case-insensitive whole-name pattern: ``re.compile(f"^({pattern})$", re.IGNORECASE)``,
+    told by its ``names`` (every spelling, lower case) for an ASCII name, where the two agree
+    (tests/test_signatures.py checks it), and by the expression itself for any other.  The
+    runner starts for every submission, and ``re`` (with ``enum`` and ``functools``) was a
+    good part of its start; student code almost always has ASCII names."""
+
+    __slots__ = ("pattern", "names", "_compiled")
+
+    def __init__(self, pattern, names):
+        self.pattern = pattern
+        self.names = frozenset(names)
+        self._compiled = None
+
+    def match(self, name):
+        """Whether ``name`` is one of the pattern's names, case aside."""
+        if name.isascii() and not name.endswith("\n"):   # "$" matches before a last newline
+            return name.lower() in self.names
+        if self._compiled is None:
+            re = standard_module("re")
+            self._compiled = re.compile(f"^({self.pattern})$", re.IGNORECASE)
+        return self._compiled.match(name) is not None
+
+
+_ALPHA = NamePattern("alpha|α|a_?min|lower|lo", ("alpha", "amin", "a_min", "lower", "lo"))
+_BETA = NamePattern("beta|β|b_?max|upper|hi", ("beta", "bmax", "b_max", "upper", "hi"))
+_DEPTH = NamePattern("depth|d|max_?depth|depth_?limit|limit|tiefe|t|ply|plies|remaining",
+                     ("depth", "d", "maxdepth", "max_depth", "depthlimit", "depth_limit",
+                      "limit", "tiefe", "t", "ply", "plies", "remaining"))
 # The names of a game and of a state (a Pacman project's "gameState" is a state).
-_GAME = re.compile(r"^(game|g|spiel|problem|env|environment|rules|gm)$", re.IGNORECASE)
-_STATE = re.compile(r"^(state|s|st|node|n|position|pos|board|root|current|current_?state|"
-                    r"game_?state|zustand|knoten|stellung|brett)$", re.IGNORECASE)
+_GAME = NamePattern("game|g|spiel|problem|env|environment|rules|gm",
+                    ("game", "g", "spiel", "problem", "env", "environment", "rules", "gm"))
+_STATE = NamePattern("state|s|st|node|n|position|pos|board|root|current|current_?state|"
+                     "game_?state|zustand|knoten|stellung|brett",
+                     ("state", "s", "st", "node", "n", "position", "pos", "board", "root",
+                      "current", "currentstate", "current_state", "gamestate", "game_state",
+                      "zustand", "knoten", "stellung", "brett"))
 
 
-# inspect.signature of each function called in the current request, by id (the function
-# kept alive beside it, so that no id is reused): a request's items all call the same
-# function, whose signature was worked out afresh for every tree (a fifth of the child's
-# time on the bundled course's random trees).  The runner forgets them before each request.
+class Parameter:
+    """One parameter as fitting reads it: its name, its kind (``POSITIONAL_ONLY`` ...) and
+    whether it has a default."""
+
+    __slots__ = ("name", "kind", "has_default")
+
+    def __init__(self, name, kind, has_default):
+        self.name, self.kind, self.has_default = name, kind, has_default
+
+
+class Signature:
+    """The parameters of a function, in order (what ``inspect.signature`` says of them)."""
+
+    __slots__ = ("parameters",)
+
+    def __init__(self, parameters):
+        self.parameters = tuple(parameters)
+
+    def binds(self, count):
+        """Whether ``count`` positional arguments bind (``inspect.Signature.bind``): each
+        goes to a positional parameter or to ``*args``, and every parameter left over has a
+        default (or is ``*args`` or ``**kwargs``)."""
+        left = count
+        for parameter in self.parameters:
+            if parameter.kind in _POSITIONAL and left:
+                left -= 1
+            elif parameter.kind == VAR_POSITIONAL:
+                left = 0
+            elif parameter.kind in (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, KEYWORD_ONLY) \
+                    and not parameter.has_default:
+                return False
+        return left == 0
+
+
+_FUNCTION = type(lambda: None)
+_VARARGS, _VARKEYWORDS = 0x04, 0x08          # code flags CO_VARARGS, CO_VARKEYWORDS
+
+
+def read_signature(function):
+    """The signature of ``function``: read from its code object where it is a plain Python
+    function that carries no attributes (``inspect.signature`` reads the same there, and
+    importing ``inspect`` was a fifth of the runner's start), else ``inspect.signature``'s,
+    which follows ``__wrapped__`` and ``__signature__``, partials, methods and classes.
+    Raises ``TypeError`` or ``ValueError`` where that does."""
+    plain = _from_code(function)
+    if plain is not None:
+        return plain
+    signature = standard_module("inspect").signature(function)
+    return Signature(Parameter(p.name, int(p.kind), p.default is not p.empty)
+                     for p in signature.parameters.values())
+
+
+def _from_code(function):
+    """``inspect``'s reading of a plain function's parameters (``_signature_from_function``),
+    or None where that is not what ``inspect.signature`` would read."""
+    if type(function) is not _FUNCTION:
+        return None
+    attributes = function.__dict__
+    if type(attributes) is not dict or attributes:   # __wrapped__, __signature__ and the like
+        return None
+    code = function.__code__
+    defaults, kwdefaults = function.__defaults__, function.__kwdefaults__
+    count, keyword_only = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    positional = names[:count]
+    # inspect pairs the defaults with the last parameters: ``positional[non_default:]``
+    without_default = len(positional[:count - (len(defaults) if defaults else 0)])
+    posonly_left = code.co_posonlyargcount
+    parameters = []
+    for index, name in enumerate(positional):
+        kind = POSITIONAL_ONLY if posonly_left else POSITIONAL_OR_KEYWORD
+        if posonly_left:
+            posonly_left -= 1
+        parameters.append(Parameter(name, kind, index >= without_default))
+    if code.co_flags & _VARARGS:
+        parameters.append(Parameter(names[count + keyword_only], VAR_POSITIONAL, False))
+    for name in names[count:count + keyword_only]:
+        parameters.append(Parameter(name, KEYWORD_ONLY,
+                                    kwdefaults is not None and name in kwdefaults))
+    if code.co_flags & _VARKEYWORDS:
+        index = count + keyword_only + (1 if code.co_flags & _VARARGS else 0)
+        parameters.append(Parameter(names[index], VAR_KEYWORD, False))
+    if not all(type(p.name) is str and p.name.isidentifier() and not iskeyword(p.name)
+               for p in parameters):
+        return None      # a code object made by hand: inspect says what is wrong with it
+    return Signature(parameters)
+
+
+# The signature of each function called in the current request, by id (the function kept
+# alive beside it, so that no id is reused): a request's items all call the same function,
+# whose signature was worked out afresh for every tree (a fifth of the child's time on the
+# bundled course's random trees).  The runner forgets them before each request.
 _SIGNATURES = {}
 
 
@@ -46,11 +168,11 @@ def forget_signatures():
 
 
 def _signature(function):
-    """``inspect.signature(function)``, once per function and request; raises as it does."""
+    """``read_signature(function)``, once per function and request; raises as it does."""
     known = _SIGNATURES.get(id(function))
     if known is None or known[0] is not function:
         try:
-            known = (function, inspect.signature(function), None)
+            known = (function, read_signature(function), None)
         except (TypeError, ValueError) as error:
             known = (function, None, error)
         _SIGNATURES[id(function)] = known
@@ -75,15 +197,11 @@ def fit(function, name, args):
         signature = _signature(function)
     except (TypeError, ValueError):  # builtins, odd callables: call as the task says
         return args, None
-    parameters = list(signature.parameters.values())
+    parameters = list(signature.parameters)
     positional = [p for p in parameters if p.kind in _POSITIONAL]
     rest = positional[2:]
     roles = [_role(p.name) for p in rest]
-    binds = True
-    try:
-        signature.bind(None, None, *args)
-    except TypeError:
-        binds = False
+    binds = signature.binds(2 + len(args))
     # The task's own shape: the arguments bind and none lands on a parameter named α or β.
     if binds and not any(role in ("alpha", "beta") for role in roles[:len(args)]):
         return args, None
@@ -93,9 +211,8 @@ def fit(function, name, args):
     values = {"alpha": -inf, "beta": inf, "depth": depth}
     fitted = []
     for parameter, role in zip(rest, roles):
-        if role is None or (role == "depth" and not args and parameter.default
-                            is not inspect.Parameter.empty):
-            if parameter.default is inspect.Parameter.empty:
+        if role is None or (role == "depth" and not args and parameter.has_default):
+            if not parameter.has_default:
                 return args, {"student": student, "expected": expected, "adapted": False}
             break  # the rest keep their defaults
         fitted.append(values[role])
@@ -109,7 +226,7 @@ def order(function, default: str = "game") -> tuple[str, bool]:
     or ``"state"``), by its first two parameters' names, and whether the names told; where
     they do not (no names, both or neither recognised), the convention's ``default``."""
     try:
-        parameters = [p for p in _signature(function).parameters.values()
+        parameters = [p for p in _signature(function).parameters
                       if p.kind in _POSITIONAL][:2]
     except (TypeError, ValueError):
         return default, False
@@ -140,7 +257,7 @@ def describe(function, name, args, default: str = "game", report=None):
         return report
     head = "game, state" if default == "game" else "state, game"
     try:
-        names = [p.name for p in _signature(function).parameters.values()
+        names = [p.name for p in _signature(function).parameters
                  if p.kind in _POSITIONAL]
     except (TypeError, ValueError):
         return report

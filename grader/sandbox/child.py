@@ -17,18 +17,17 @@ standard library, ``grader.games`` and ``grader.conventions`` (staged beside it)
 """
 
 import importlib
-import json
 import math
 import os
 import sys
-import traceback
 
-# Bound before any student code runs, so a student who patches json cannot speak for the runner.
-_dumps, _loads = json.dumps, json.loads
 STAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_ITEMS = 100_000
 MAX_DEPTH = 20
 MAX_TEXT = 2000
+MAX_DECODED = 5000      # trees kept decoded (Runner.items_of)
+# Conventions that hand a student the game built from a spec, never the spec (items_of).
+SHARED_TREES = ("game", "aima", "helpers", "negamax-sign", "multi-agent")
 _FLOAT_MAX = sys.float_info.max
 
 
@@ -74,8 +73,61 @@ def plain(value, depth=0):
     return {"__unsupported__": type(value).__name__, "repr": str.__str__(text)[:200]}
 
 
+def _codec():
+    """``(loads, dumps)`` for the pipes, with the results of ``json.loads`` and of
+    ``json.dumps(value, allow_nan=False)``: the json package's own C scanner and encoder, used
+    directly, because importing ``json`` imports ``re`` (and ``enum``, ``functools``, ...),
+    a sixth of a child's start; the json package itself where its accelerator is missing or
+    takes other arguments (another Python)."""
+    try:
+        import _json
+
+        class Options:      # what json's JSONDecoder() holds for its C scanner
+            strict = True
+            object_hook = object_pairs_hook = None
+            parse_float, parse_int = float, int
+            parse_constant = {"-Infinity": -math.inf, "Infinity": math.inf,
+                              "NaN": math.nan}.__getitem__
+            memo = {}
+
+        scan, escape, make_encoder = (_json.make_scanner(Options()),
+                                      _json.encode_basestring_ascii, _json.make_encoder)
+
+        def default(value):
+            raise TypeError(f"Object of type {value.__class__.__name__} "
+                            "is not JSON serializable")
+
+        def loads(text):
+            start = len(text) - len(text.lstrip(" \t\n\r"))
+            try:
+                value, end = scan(text, start)
+            except StopIteration:
+                raise ValueError("expecting a JSON value") from None
+            if text[end:].strip(" \t\n\r"):
+                raise ValueError("extra data after the JSON value")
+            return value
+
+        def dumps(value):
+            # as JSONEncoder(allow_nan=False).encode: separators ", " and ": ", ASCII only,
+            # circular references refused
+            return "".join(make_encoder({}, default, escape, None, ": ", ", ", False, False,
+                                        False)(value, 0))
+
+        if loads(dumps({"a": [1, 2.5, "\u00e9", None, True]})) != {
+                "a": [1, 2.5, "\u00e9", None, True]}:
+            raise TypeError("the json accelerator answers differently")
+        return loads, dumps
+    except (ImportError, AttributeError, TypeError):
+        import json
+        return json.loads, lambda value: json.dumps(value, allow_nan=False)
+
+
+# Bound before any student code runs, so a student who patches json cannot speak for the runner.
+_loads, _dumps = _codec()
+
 PROVIDED = []   # the names of the packages the course provides (--provides)
 STANDIN_ERRORS = ()   # set by Runner: the exception the Pacman project's stand-ins raise
+standard_module = None  # set by Runner: grader.conventions.standard.standard_module
 
 
 def missing_package(error):
@@ -96,6 +148,7 @@ def describe_exception(error, student_dir):
     """Type, message and the innermost place in the student's own files, for the feedback;
     for an import of a package the course does not provide, the package (and what the course
     provides), and for a stand-in of the Pacman project used during grading, its name."""
+    traceback = standard_module("traceback")
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if os.path.abspath(f.filename).startswith(student_dir + os.sep)]
     where = frames[-1] if frames else None
@@ -123,9 +176,10 @@ def describe_exception(error, student_dir):
 
 class Runner:
     def __init__(self, student_dir):
-        global STANDIN_ERRORS
+        global STANDIN_ERRORS, standard_module
         from grader.conventions import CONVENTIONS, SIGNATURE_REPORTS, STANDINS
         from grader.conventions.signature import forget_signatures
+        from grader.conventions.standard import standard_module
         from grader.conventions.stubs import StandInUnavailable
         STANDIN_ERRORS = (StandInUnavailable,)
         self.student_dir = os.path.abspath(student_dir)
@@ -134,6 +188,7 @@ class Runner:
         self.standins = STANDINS
         self.forget_signatures = forget_signatures
         self.modules = {}
+        self.decoded = {}      # an item's JSON text -> its value (``items_of``)
         self.provided = None   # the course's modules' finder, once a request brings them
 
     def provide(self, request):
@@ -172,6 +227,33 @@ class Runner:
         self.modules[name] = outcome
         return outcome
 
+    def items_of(self, request):
+        """A call's inputs: ``items`` as they are, or ``item_texts`` (what the parent sends,
+        ``grader.calls.Call.request_text``) decoded.  A tree's spec given to a convention
+        that builds the game from it (``SHARED_TREES``) is decoded once while the child
+        lives and shared by the calls that search the same tree: the student's code gets
+        the game and its states, never a part of the spec (``grader.games.tree``: names,
+        numbers, fresh lists), so no call can change what a later one searches.  Anything
+        else is decoded afresh for each call, as a student's function may change the lists
+        it is given.  At most ``MAX_DECODED`` trees are kept."""
+        items = request.get("items")
+        if items is not None:
+            return items
+        if request.get("convention") not in SHARED_TREES:
+            return [_loads(text) for text in request["item_texts"]]
+        decoded = self.decoded
+        values = []
+        for text in request["item_texts"]:
+            value = decoded.get(text)
+            if value is None:
+                value = _loads(text)
+                if type(value) is dict and value.get("kind") == "tree":
+                    if len(decoded) >= MAX_DECODED:
+                        decoded.clear()
+                    decoded[text] = value
+            values.append(value)
+        return values
+
     def handle(self, request):
         op = request.get("op")
         self.provide(request)
@@ -208,7 +290,7 @@ class Runner:
             if report is not None:
                 reply["signature"] = {key: plain(value) for key, value in report.items()}
         items = []
-        for item in request["items"]:
+        for item in self.items_of(request):
             try:
                 returned, log = convention(module, name, item, request["args"])
                 items.append({"status": "ok", "returned": plain(returned), "log": log})
@@ -351,7 +433,7 @@ def main(argv):
     options = dict(zip(argv[5::2], argv[6::2]))
     problem = start_up(options)
     if len(argv) > 4:
-        apply_limits(json.loads(argv[4]))
+        apply_limits(_loads(argv[4]))
     if problem is not None:
         refuse(os.fdopen(request_fd, "r", encoding="utf-8"),
                os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n"), problem)
@@ -360,6 +442,8 @@ def main(argv):
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != script_dir]
     sys.path[:0] = [STAGE_ROOT]
     sys.dont_write_bytecode = True
+    from grader.conventions.standard import remember_start
+    remember_start()
     runner = Runner(student_dir)
     sys.path.insert(1, runner.student_dir)
     if "--packages" in options:
@@ -377,7 +461,7 @@ def main(argv):
         reply = runner.handle(request)
         # The request's id first, so that the parent can drop anything else written to this
         # pipe without parsing it.
-        replies.write("@" + str(request.get("id")) + " " + _dumps(reply, allow_nan=False) + "\n")
+        replies.write("@" + str(request.get("id")) + " " + _dumps(reply) + "\n")
         replies.flush()
 
 

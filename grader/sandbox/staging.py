@@ -10,6 +10,8 @@ import os
 import shutil
 from pathlib import Path
 
+from .base import STRONG_LEVELS
+
 GRADER_DIR = Path(__file__).resolve().parent.parent
 # The only parts of the grader that run next to student code (see child.py's docstring).
 CHILD_SIDE = ("games", "conventions", "sandbox/child.py")
@@ -42,8 +44,14 @@ class StagedRunner:
         self.script = stage_runner(destination)
         self.manifest = runner_manifest(destination)
 
-    def intact(self) -> Path:
-        """The child script of an unchanged runner."""
+    def intact(self, level: str = "process") -> Path:
+        """The child script of an unchanged runner.  Compared with its manifest only for the
+        ``process`` level: a child at a strong level never has it writable (bubblewrap
+        mounts it read-only, the container level copies it into a root-owned read-only
+        tree; tests/test_hostile.py tries to write it), and the walk cost every submission
+        2 ms."""
+        if level in STRONG_LEVELS:
+            return self.script
         if runner_manifest(self.destination) != self.manifest:
             shutil.rmtree(self.destination, ignore_errors=True)
             self.script = stage_runner(self.destination)

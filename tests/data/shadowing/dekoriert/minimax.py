@@ -1,0 +1,96 @@
+"""Korrekt, mit den Signaturen des Lehrbuchs, jede Suche hinter einem eigenen Dekorator
+(functools.wraps), der Aufrufe im eigenen Modul token.py zählt (ein Name der
+Standardbibliothek)."""
+
+import functools
+import token
+from math import inf
+
+
+def counted(function):
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        token.CALLS += 1
+        return function(*args, **kwargs)
+    return wrapper
+
+
+@counted
+def minimax(game, state, depth):
+    player = game.to_move(state)
+
+    def max_value(s):
+        if game.is_terminal(s):
+            return game.utility(s, player), None
+        best, move = -inf, None
+        for a in game.actions(s):
+            v, _ = min_value(game.result(s, a))
+            if v > best:
+                best, move = v, a
+        return best, move
+
+    def min_value(s):
+        if game.is_terminal(s):
+            return game.utility(s, player), None
+        best, move = inf, None
+        for a in game.actions(s):
+            v, _ = max_value(game.result(s, a))
+            if v < best:
+                best, move = v, a
+        return best, move
+
+    return max_value(state)
+
+
+@counted
+def alphabeta(game, state, alpha, beta, depth):
+    player = game.to_move(state)
+
+    def max_value(s, alpha, beta, d):
+        if game.is_terminal(s):
+            return game.utility(s, player), None
+        if d == 0:
+            return game.evaluate(s, player), None
+        best, move = -inf, None
+        for a in game.actions(s):
+            v, _ = min_value(game.result(s, a), alpha, beta, None if d is None else d - 1)
+            if v > best:
+                best, move = v, a
+            alpha = max(alpha, best)
+            if beta <= alpha:
+                break
+        return best, move
+
+    def min_value(s, alpha, beta, d):
+        if game.is_terminal(s):
+            return game.utility(s, player), None
+        if d == 0:
+            return game.evaluate(s, player), None
+        best, move = inf, None
+        for a in game.actions(s):
+            v, _ = max_value(game.result(s, a), alpha, beta, None if d is None else d - 1)
+            if v < best:
+                best, move = v, a
+            beta = min(beta, best)
+            if beta <= alpha:
+                break
+        return best, move
+
+    return max_value(state, alpha, beta, depth)
+
+
+@counted
+def negamax(game, state):
+    player = game.to_move(state)
+
+    def value(s, sign):
+        if game.is_terminal(s):
+            return sign * game.utility(s, player), None
+        best, move = -inf, None
+        for a, child in game.successors(s):
+            v, _ = value(child, -sign)
+            if -v > best:
+                best, move = -v, a
+        return best, move
+
+    return value(state, 1)
