@@ -84,12 +84,10 @@ def results_of(out: Path) -> dict:
             for folder in out.iterdir() if folder.is_dir()}
 
 
-def grade_course_once(tmp_path_factory, name: str, tasks: Path,
-                      submissions: Path) -> tuple[Path, dict]:
-    """``grade_course`` once for the whole run, also when it runs on several workers
-    (pytest-xdist): the first worker to ask grades into the run's folder ``name`` under a
-    lock, the others wait for it and read its reports.  For batches several test files read
-    and none changes."""
+def once_per_run(tmp_path_factory, name: str, make) -> Path:
+    """The run's folder ``name``, filled by ``make(folder)`` once for the whole run, also when
+    it runs on several workers (pytest-xdist): the first worker to ask makes it under a lock,
+    the others wait for it.  For what several test files read and none changes."""
     import fcntl
     import os
     root = tmp_path_factory.getbasetemp()
@@ -100,9 +98,36 @@ def grade_course_once(tmp_path_factory, name: str, tasks: Path,
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
             shutil.rmtree(out, ignore_errors=True)    # from a worker that failed midway
-            grade_course(tasks, submissions, out)
+            make(out)
             done.touch()
+    return out
+
+
+def grade_course_once(tmp_path_factory, name: str, tasks: Path,
+                      submissions: Path) -> tuple[Path, dict]:
+    """``grade_course`` once for the whole run (``once_per_run``): the reports folder and each
+    student's results.json."""
+    out = once_per_run(tmp_path_factory, name,
+                       lambda folder: grade_course(tasks, submissions, folder))
     return out, results_of(out)
+
+
+def kit_once(tmp_path_factory, name: str, tasks: Path) -> tuple[Path, str]:
+    """``grader kit --tasks tasks`` once for the whole run (``once_per_run``), into the run's
+    folder ``name``: the kit's folder and what the command said on stderr (kept beside it).
+    Reading a kit leaves it as it is; a test that changes one builds its own."""
+    import contextlib
+    import io
+    from grader.cli import main
+
+    def make(folder: Path) -> None:
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said):
+            status = main(["kit", "--tasks", str(tasks), "--out", str(folder / "kit")])
+        assert status == 0, said.getvalue()
+        (folder / "stderr.txt").write_text(said.getvalue())
+    out = once_per_run(tmp_path_factory, name, make)
+    return out / "kit", (out / "stderr.txt").read_text()
 
 
 @pytest.fixture(scope="session")
