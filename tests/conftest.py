@@ -18,6 +18,25 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 
+# The test files that take longest (their tests' and module fixtures' seconds in a run with
+# `--durations`), longest first.  With `--dist loadfile` a worker takes the next file in the
+# order of collection (`--no-loadscope-reorder` keeps this order): the long files start first
+# and the short ones fill in at the end, instead of one long file running on alone at the end
+# of a run.  Files that wait for the same run-wide batch (conftest.grade_course_once,
+# kit_once) are kept apart, so that a worker seldom waits for the other's batch.
+LONGEST_FIRST = ("test_tournament.py", "test_hostile.py", "test_kit.py", "test_match.py",
+                 "test_wheel.py", "test_cluster.py", "test_vorlesung.py", "test_interrupt.py",
+                 "test_pytest_plugin.py", "test_browser.py", "test_connect4.py",
+                 "test_transposition.py", "test_manual.py", "test_shards.py",
+                 "test_rating_check.py", "test_do_nothing.py", "test_portable.py",
+                 "test_classroom.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: files stay whole
+
+
 @pytest.fixture(scope="session", autouse=True)
 def answer_cache_folder(tmp_path_factory):
     """Commands run by the tests keep their cached answers in a folder of the session's,
