@@ -18,6 +18,27 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 
+# The test files that take longest (the seconds of their tests and module fixtures in a run
+# with `--durations=0`, 2026-11-27), longest first.  With `--dist loadfile` a worker takes the
+# next file in the order of collection (`--no-loadscope-reorder` keeps this order): the long
+# files start first and the short ones fill in at the end, instead of one long file running
+# on alone at the end of a run.  Files that wait for the same run-wide batch
+# (grade_course_once, kit_once) stand apart, so that a worker seldom waits for another's.
+LONGEST_FIRST = ("test_kit.py", "test_tournament.py", "test_pytest_plugin.py",
+                 "test_mistakes.py", "test_hostile.py", "test_cluster.py", "test_wheel.py",
+                 "test_interrupt.py", "test_graded_folders.py", "test_answer_cache.py",
+                 "test_connect4.py", "test_match.py", "test_transposition.py",
+                 "test_handback.py", "test_aima.py", "test_classroom.py", "test_portable.py",
+                 "test_browser.py", "test_cli.py", "test_nested_archives.py", "test_shards.py",
+                 "test_manual.py", "test_moodle.py", "test_kalah.py", "test_vorlesung.py",
+                 "test_rating_check.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: files stay whole
+
+
 @pytest.fixture(scope="session", autouse=True)
 def answer_cache_folder(tmp_path_factory):
     """Commands run by the tests keep their cached answers in a folder of the session's,
@@ -84,12 +105,10 @@ def results_of(out: Path) -> dict:
             for folder in out.iterdir() if folder.is_dir()}
 
 
-def grade_course_once(tmp_path_factory, name: str, tasks: Path,
-                      submissions: Path) -> tuple[Path, dict]:
-    """``grade_course`` once for the whole run, also when it runs on several workers
-    (pytest-xdist): the first worker to ask grades into the run's folder ``name`` under a
-    lock, the others wait for it and read its reports.  For batches several test files read
-    and none changes."""
+def once_per_run(tmp_path_factory, name: str, make) -> Path:
+    """The run's folder ``name``, filled by ``make(folder)`` once for the whole run, also when
+    it runs on several workers (pytest-xdist): the first worker to ask makes it under a lock,
+    the others wait for it.  For what several test files read and none changes."""
     import fcntl
     import os
     root = tmp_path_factory.getbasetemp()
@@ -100,9 +119,36 @@ def grade_course_once(tmp_path_factory, name: str, tasks: Path,
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
             shutil.rmtree(out, ignore_errors=True)    # from a worker that failed midway
-            grade_course(tasks, submissions, out)
+            make(out)
             done.touch()
+    return out
+
+
+def grade_course_once(tmp_path_factory, name: str, tasks: Path,
+                      submissions: Path) -> tuple[Path, dict]:
+    """``grade_course`` once for the whole run (``once_per_run``): the reports folder and each
+    student's results.json."""
+    out = once_per_run(tmp_path_factory, name,
+                       lambda folder: grade_course(tasks, submissions, folder))
     return out, results_of(out)
+
+
+def kit_once(tmp_path_factory, name: str, tasks: Path) -> tuple[Path, str]:
+    """``grader kit --tasks tasks`` once for the whole run (``once_per_run``), into the run's
+    folder ``name``: the kit's folder and what the command said on stderr (kept beside it).
+    Reading a kit leaves it as it is; a test that changes one builds its own."""
+    import contextlib
+    import io
+    from grader.cli import main
+
+    def make(folder: Path) -> None:
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said):
+            status = main(["kit", "--tasks", str(tasks), "--out", str(folder / "kit")])
+        assert status == 0, said.getvalue()
+        (folder / "stderr.txt").write_text(said.getvalue())
+    out = once_per_run(tmp_path_factory, name, make)
+    return out / "kit", (out / "stderr.txt").read_text()
 
 
 @pytest.fixture(scope="session")

@@ -163,13 +163,20 @@ FORFEITERS = {"absturz": "crashed", "endlos": "timeout", "text": "illegal"}
 LONG = pytest.mark.timeout(900)
 
 
+# CPU seconds per move: the task file's 1 s, halved.  The endless player spends the whole limit
+# on each of its ~58 games (60 CPU-seconds of the tournament's ~150 at 1 s); the slowest legal
+# move, the window counter's at depth 3, takes 0.23 s on a loaded 2-core machine, so every
+# legal game is played as with 1 s and the same players forfeit for the same reasons.
+MOVE_SECONDS = "0.5"
+
+
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory):
     out = tmp_path_factory.mktemp("turnier")
     code = main(["tournament", "--tasks", str(TURNIER / "tasks"),
                  "--submissions", str(TURNIER / "submissions"), "--out", str(out),
                  "--baselines", "random,greedy,alphabeta:1,alphabeta:2,alphabeta:3,"
-                 "alphabeta:4", "--pairs", "2", "--jobs", "2"])
+                 "alphabeta:4", "--pairs", "2", "--jobs", "2", "--move-seconds", MOVE_SECONDS])
     record = json.loads((out / "tournament.json").read_text())
     return code, out, record
 

@@ -3,8 +3,18 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from ..calls import Call
 from .compute import answer_call
+
+
+# A faulty variant's answers follow from the call and the mistake alone (the catalogue's code
+# does not change while a process runs), and are the dearest thing a kit computes: the books
+# of one process share them, e.g. two kits of one course, or a kit after a batch.  Bounded, so
+# that a long-lived process does not keep every course's variants.
+VARIANTS_KEPT = 1024
+_VARIANTS_OF_PROCESS: dict[tuple, list[dict]] = {}
 
 
 class AnswerBook:
@@ -46,7 +56,13 @@ class AnswerBook:
         from ..mistakes import variant_answers
         key = (call.key(), mistake)
         if key not in self._variants:
-            self._variants[key] = variant_answers(call, mistake)
+            # filed by a digest: a random-tree call's key is some 300 kB of text
+            shared = (hashlib.sha256(key[0].encode()).hexdigest(), mistake)
+            if shared not in _VARIANTS_OF_PROCESS:
+                if len(_VARIANTS_OF_PROCESS) >= VARIANTS_KEPT:
+                    _VARIANTS_OF_PROCESS.clear()
+                _VARIANTS_OF_PROCESS[shared] = variant_answers(call, mistake)
+            self._variants[key] = _VARIANTS_OF_PROCESS[shared]
         return self._variants[key]
 
     def __getitem__(self, call: Call) -> list[dict]:
