@@ -311,3 +311,19 @@ def test_a_tournament_forfeits_the_sleepers_moves_and_freezes_the_spinners_helpe
     write_reports(tmp_path / "out", outcome)
     board = (tmp_path / "out" / "leaderboard.html").read_text(encoding="utf-8")
     assert "waited instead of computing: 0.5 s without using the processor" in board
+
+
+def test_waiting_for_the_disk_counts_as_waiting_like_waiting_for_a_processor(tmp_path):
+    # the kernel's pressure files, as a group's unified folder holds them: a child that
+    # starts while the disk is busy waits there for the interpreter's files, which is not
+    # idling; where io.pressure is missing, the processor's waiting alone is read
+    for name, some in (("cpu.pressure", 250_000), ("io.pressure", 1_500_000)):
+        (tmp_path / name).write_text(
+            f"some avg10=0.00 avg60=0.00 avg300=0.00 total={some}\n"
+            "full avg10=0.00 avg60=0.00 avg300=0.00 total=7\n")
+    group = Cgroup([tmp_path], unified=tmp_path)
+    assert group.waiting_seconds() == pytest.approx(1.75)
+    (tmp_path / "io.pressure").unlink()
+    assert group.waiting_seconds() == pytest.approx(0.25)
+    (tmp_path / "cpu.pressure").unlink()
+    assert group.waiting_seconds() is None

@@ -23,11 +23,12 @@ is frozen from its reply until its next move (``grader.sandbox.launcher.Child.fr
 helper process or thread it starts cannot think (or take a core) on the opponent's time;
 what its processes use anyway (between the reply and the freeze, or what escaped it) is
 charged to its next move (``Move.between``).  A move may pass at most ``MOVE_IDLE_SECONDS``
-idle, neither computing nor waiting for a processor: a move that sleeps, reads or waits on
-a lock loses with the reason ``idle`` instead of holding the game up to the wall-clock
-backstop.  Time spent waiting for a processor does not count as idle (the kernel's pressure
-stall information tells the two apart), so a loaded machine does not make a correct player
-forfeit; where the kernel does not tell, the move's CPU limit is allowed on top.
+idle, neither computing nor waiting for a processor or the disk: a move that sleeps, reads
+a pipe or waits on a lock loses with the reason ``idle`` instead of holding the game up to
+the wall-clock backstop.  Time spent waiting for a processor or the disk does not count as
+idle (the kernel's pressure stall information tells them apart), so a loaded machine does
+not make a correct player forfeit; where the kernel does not tell, the move's CPU limit is
+allowed on top.
 """
 
 from __future__ import annotations

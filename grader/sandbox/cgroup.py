@@ -32,7 +32,8 @@ class Cgroup:
     mounted beside them, ``/sys/fs/cgroup/unified``), else the v1 ``freezer`` controller;
     where neither can be made, ``can_freeze`` is False and the launcher stops the child's
     processes with signals instead.  The unified group also says how long the group's
-    processes waited for a processor (``cpu.pressure``, ``waiting_seconds``).  ``kill_all``
+    processes waited for a processor or the disk (``cpu.pressure``, ``io.pressure``,
+    ``waiting_seconds``).  ``kill_all``
     kills a frozen group too: ``cgroup.kill`` where the kernel has it, and a v1 freezer is
     thawed after the signals (its frozen processes die only when thawed).
     """
@@ -166,22 +167,18 @@ class Cgroup:
             self.was_frozen = False
 
     def waiting_seconds(self) -> float | None:
-        """How long, in all, some process of the group was ready to run but waited for a
+        """How long, in all, some process of the group was ready to run but waited: for a
         processor (``cpu.pressure``'s ``some total``, kept by the kernel since the group was
-        made), or None where the kernel does not say (no unified group, pressure stall
-        information off)."""
+        made) or for the disk (``io.pressure``'s, added where the kernel keeps it: a child
+        that starts while other work fills the disk's queue waits there to read the
+        interpreter's files, which is not idling either).  None where the kernel does not
+        say (no unified group, pressure stall information off)."""
         if self.unified is None:
             return None
-        try:
-            text = (self.unified / "cpu.pressure").read_text()
-        except OSError:
+        waiting = _some_total(self.unified / "cpu.pressure")
+        if waiting is None:
             return None
-        for line in text.splitlines():
-            if line.startswith("some "):
-                for field in line.split():
-                    if field.startswith("total="):
-                        return int(field[6:]) * 1e-6
-        return None
+        return waiting + (_some_total(self.unified / "io.pressure") or 0.0)
 
     def cpu_seconds(self) -> float | None:
         """CPU time used by every process that was ever in the group, or None if unknown.
@@ -317,3 +314,17 @@ def cgroups_work() -> bool:
         return False
     probe.remove()
     return True
+
+
+def _some_total(path: Path) -> float | None:
+    """The seconds of a pressure file's ``some total``, or None if it cannot be read."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("some "):
+            for field in line.split():
+                if field.startswith("total="):
+                    return int(field[6:]) * 1e-6
+    return None

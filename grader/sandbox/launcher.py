@@ -193,7 +193,7 @@ class Child:
         discarded as they stream in, without being parsed or kept.
 
         ``idle_limit``: the seconds of wall-clock time the request may pass idle, neither
-        computing nor waiting for a processor (``waiting_seconds``; where the kernel does not
+        computing nor waiting for a processor or the disk (``waiting_seconds``; where the kernel does not
         say, waiting counts as idle and ``cpu_limit`` more is allowed); past them it times
         out with ``idle`` in its details.  ``turn``: the request is one turn of a child
         kept between turns (a player's move): the CPU its processes used since its previous
@@ -225,8 +225,7 @@ class Child:
             raise ChildFailure("timeout", self._timeout_details(cpu_limit, cpu_limit, 0.0, None))
         if self.frozen:
             self.thaw()
-        self.idle_rule = (None if idle_limit is None else
-                          (idle_limit, cpu_now, self.waiting_seconds(), wall_start, cpu_limit))
+        waiting_start = None if idle_limit is None else self.waiting_seconds()
         # the CPU time was read just now: the next reading is due when the allowance could
         # be spent (``_read_line``)
         self.check_at = wall_start + _next_check(wall_limit, cpu_limit - (cpu_now - cpu_start))
@@ -234,6 +233,11 @@ class Child:
             os.write(self.request_write, _with_id(message, request_id).encode())
         except (BrokenPipeError, OSError):
             raise self._died()
+        # a move's idle time counts from when it was asked: a parent kept from a processor
+        # before it wrote the request has not let the child idle
+        self.idle_rule = (None if idle_limit is None else
+                          (idle_limit, cpu_now, waiting_start, wall_start, cpu_limit,
+                           time.monotonic() - wall_start))
         prefix = f"@{request_id} ".encode()
         try:
             while True:
@@ -308,18 +312,20 @@ class Child:
 
     def _wall_limit(self, cpu_now: float, now: float) -> tuple[float, float | None]:
         """``(the wall-clock limit in force now, the request's idle seconds so far or
-        None)``: the request's own limit, and under an idle rule the time its processes
-        computed or waited for a processor so far plus the idle allowance."""
+        None)``: the request's own limit, and under an idle rule the time until it was
+        asked, plus the time its processes computed or waited for a processor or the disk
+        so far, plus the idle allowance."""
         if self.idle_rule is None:
             return self.wall_cap, None
-        idle_limit, cpu_start, waiting_start, wall_start, cpu_limit = self.idle_rule
+        idle_limit, cpu_start, waiting_start, wall_start, cpu_limit, asked = self.idle_rule
         waiting = self.waiting_seconds()
         busy = cpu_now - cpu_start
         if waiting is not None and waiting_start is not None:
             busy += waiting - waiting_start
         else:
             idle_limit += cpu_limit     # waiting cannot be told from idling here
-        return min(self.wall_cap, busy + idle_limit), max(0.0, now - wall_start - busy)
+        return (min(self.wall_cap, asked + busy + idle_limit),
+                max(0.0, now - wall_start - asked - busy))
 
     def _timeout_details(self, cpu_limit: float, cpu_used: float, wall_used: float,
                          idle: float | None) -> dict:
@@ -337,7 +343,7 @@ class Child:
         return details
 
     def waiting_seconds(self) -> float | None:
-        """How long the child's processes have waited for a processor, in all (its cgroup's
+        """How long the child's processes have waited for a processor or the disk, in all (its cgroup's
         pressure stall information), or None where the kernel does not say."""
         return self.cgroup.waiting_seconds() if self.cgroup is not None else None
 
