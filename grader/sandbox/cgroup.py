@@ -189,7 +189,10 @@ class Cgroup:
             return None
         try:
             if self._usage_fd is None:
-                self._usage_fd = os.open(self.usage, os.O_RDONLY | os.O_CLOEXEC)
+                # a cgroup is Linux's, but the portable branches are tried on Linux without
+                # the flags Windows lacks (tests/test_portable.py)
+                self._usage_fd = os.open(self.usage,
+                                         os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
             text = os.pread(self._usage_fd, 4096, 0).decode()
         except OSError:
             return None
