@@ -222,11 +222,13 @@ class _Builder:
         return [self.build(source, line, depth + 1) for source in sources]
 
 
-def load(path: Path | str) -> tuple[object, list[Problem]]:
-    """Parse ``path``; return the located document and the problems found while reading it."""
+def load(path: Path | str, data: bytes | None = None) -> tuple[object, list[Problem]]:
+    """Parse ``path`` (whose bytes are ``data`` where the caller has read them already);
+    return the located document and the problems found while reading it."""
     file = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = (Path(path).read_bytes() if data is None else data).decode("utf-8")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")   # as text mode reads it
     except (OSError, UnicodeDecodeError) as error:
         return None, [Problem(file, 1, f"cannot read the file: {error}")]
     kept = _kept("located", text)

@@ -46,7 +46,7 @@ def load_course(path: Path | str) -> Course:
         fitted = text is not None and fitted_before(text)
         sheet = Sheet(str(file), problems, warnings, fitted=fitted)
         before = len(problems)
-        header, sheet_tasks = read_file(sheet)
+        header, sheet_tasks = read_file(sheet, text)
         if not fitted and text is not None and sheet_tasks is not None \
                 and len(problems) == before:
             remember_fitted(text)      # read without a problem: not checked again unchanged
@@ -93,10 +93,11 @@ def _text_of(file: Path) -> bytes | None:
         return None     # read_file says what is wrong with it
 
 
-def read_file(sheet: Sheet) -> tuple[Header, list[Task] | None]:
+def read_file(sheet: Sheet, data: bytes | None = None) -> tuple[Header, list[Task] | None]:
     """One task file: its header, and its tasks (None where the file is not a task file at
-    all: not YAML, or not a mapping)."""
-    document, problems = load(sheet.file)
+    all: not YAML, or not a mapping).  ``data``: the file's bytes, where they were read
+    already (the same bytes whose fit to the schema was looked up)."""
+    document, problems = load(sheet.file, data)
     sheet.problems.extend(problems)
     if document is None:
         return Header(), None
