@@ -4,6 +4,7 @@ json package's, a parameter list as inspect's, a name pattern as its regular exp
 the standard modules it imports late are the standard library's even when a student's module
 has the same name."""
 
+import ast
 import inspect
 import json
 import math
@@ -24,6 +25,11 @@ SHADOWING = DATA / "shadowing"
 # Standard modules the runner needs only now and then; each costs a child's start time.
 LATE = ("json", "re", "inspect", "traceback", "ast", "dis", "enum", "tokenize", "typing",
         "dataclasses")
+# Conventions and games the runner imports when a request first names them, and what only
+# they import.
+UNTIL_ASKED = ("grader.conventions.game", "grader.conventions.aima",
+               "grader.conventions.multi_agent", "grader.games.connect4", "grader.games.kalah",
+               "grader.games.tree", "functools", "collections", "operator")
 
 
 def test_the_runner_starts_without_the_standard_modules_it_needs_only_sometimes(child_script):
@@ -35,9 +41,31 @@ def test_the_runner_starts_without_the_standard_modules_it_needs_only_sometimes(
     loaded = subprocess.run([sys.executable, "-s", "-S", "-B", "-c", program, str(stage),
                              str(SHADOWING / "dekoriert")], capture_output=True, text=True,
                             check=True, cwd="/").stdout.split()
-    assert "grader.conventions.game" in loaded
-    assert [name for name in LATE if name in loaded] == []
+    assert "grader.conventions.signature" in loaded
+    assert [name for name in LATE + UNTIL_ASKED if name in loaded] == []
 
+
+
+def test_a_game_imported_after_the_students_modules_gets_the_standard_ones(child_script):
+    """Connect Four's rules are imported when its first game is made, after the student's
+    module imported the student's own functools.py and operator.py: the rules get the
+    standard modules, and the student keeps theirs."""
+    stage = child_script.parent.parent.parent
+    program = (
+        "import sys; sys.path[:0] = [sys.argv[1]]; import grader.sandbox.child as c; "
+        "from grader.conventions.standard import remember_start; remember_start(); "
+        "r = c.Runner(sys.argv[2]); sys.path.insert(1, r.student_dir); "
+        "reply = r.handle({'op': 'call', 'module': 'minimax', 'function': 'minimax', "
+        "'convention': 'game', 'args': [], 'items': "
+        "[{'kind': 'connect4', 'columns': 4, 'rows': 3, 'connect': 3}]}); "
+        "import grader.games.connect4 as four; "
+        "print(repr([reply['items'][0]['status'], "
+        "sys.modules['functools'].__file__.startswith(r.student_dir), "
+        "four.lru_cache.__module__, four.itemgetter.__module__]))")
+    printed = subprocess.run([sys.executable, "-s", "-S", "-B", "-c", program, str(stage),
+                              str(SHADOWING / "vier-gewinnt")], capture_output=True, text=True,
+                             check=True, cwd="/").stdout
+    assert ast.literal_eval(printed) == ["ok", True, "functools", "operator"]
 
 VALUES = [
     {"op": "call", "module": "minimax", "items": ['{"kind": "tree"}'] * 3, "args": [None, 2]},

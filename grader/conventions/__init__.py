@@ -1,6 +1,6 @@
 """How a student's code is called (runs in the child, next to student code).
 
-One module per convention, registered in ``CONVENTIONS``; each provides
+One module per convention, registered by name in ``_MODULES``; each provides
 ``call(module, name, item, args) -> (returned, visit_log)``:
 
 * ``game`` (default): ``name(game, state, *args)`` with a recording game object, or
@@ -29,14 +29,20 @@ A module nothing provides, imported by the student's code and never used, loads 
 Standard library and ``grader.games`` only; never imports ``reference``.
 """
 
+import importlib
 import os
 
-from . import aima, game, helpers, multi_agent, negamax_sign, ordering, plain, play
-
-CONVENTIONS = {"game": game.call, "plain": plain.call, "helpers": helpers.call,
-               "negamax-sign": negamax_sign.call, "multi-agent": multi_agent.call,
-               "ordering": ordering.call,
-               "play": play.call, "aima": aima.call}
-# Conventions whose call the runner can describe when a student's signature differs.
-SIGNATURE_REPORTS = {"game": game.signature_report, "aima": aima.signature_report}
+# name -> its module: imported when a request first names the convention (``call``), so
+# that a child imports the one or two its course uses, not all eight and every game.
+_MODULES = {"game": "game", "plain": "plain", "helpers": "helpers",
+            "negamax-sign": "negamax_sign", "multi-agent": "multi_agent",
+            "ordering": "ordering", "play": "play", "aima": "aima"}
+CONVENTIONS = tuple(_MODULES)
 STANDINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins")
+
+
+def convention(name, importer=importlib.import_module):
+    """The convention's module (``call`` and, where the runner can describe a student's
+    differing signature, ``signature_report``), imported with ``importer``; KeyError for
+    a name no module has."""
+    return importer(f"{__name__}.{_MODULES[name]}")

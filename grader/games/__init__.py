@@ -9,22 +9,66 @@ turns a spec into a rules object; ``RecordingGame`` wraps the rules in the objec
 search receives and keeps the log of what the search visited.
 """
 
-from .connect4 import Connect4Rules
-from .kalah import KalahRules
-from .nim import NimRules
-from .plugin import PluginRules
-from .recorder import RecordingGame
-from .tictactoe import TicTacToeRules
-from .tree import TreeRules
+import importlib
 
-RULES = {
-    "tree": TreeRules,
-    "tictactoe": TicTacToeRules,
-    "nim": NimRules,
-    "kalah": KalahRules,
-    "connect4": Connect4Rules,
-    "plugin": PluginRules,      # a course's own game module (see plugin.py)
+from .recorder import RecordingGame
+
+# kind -> (module, class): each game's module is imported when a game of its kind is first
+# made, so that a child searching trees never imports Connect Four's tables and what they
+# import (``functools``, ``collections``, ``operator``: a tenth of a child's start).
+_RULE_CLASSES = {
+    "tree": ("tree", "TreeRules"),
+    "tictactoe": ("tictactoe", "TicTacToeRules"),
+    "nim": ("nim", "NimRules"),
+    "kalah": ("kalah", "KalahRules"),
+    "connect4": ("connect4", "Connect4Rules"),
+    "plugin": ("plugin", "PluginRules"),      # a course's own game module (see plugin.py)
 }
+# How a game's module is imported: the child-side runner sets its own (``set_importer``),
+# which imports as at its start, whatever standard module names the student's folder holds.
+_importer = importlib.import_module
+
+
+def set_importer(importer):
+    """``importer(name)`` imports the game modules from now on (the runner's
+    ``grader.conventions.standard.standard_module``)."""
+    global _importer
+    _importer = importer
+
+
+class _Rules:
+    """The rules classes by kind (a read-only mapping), each imported on first use."""
+
+    def __init__(self):
+        self._loaded = {}
+
+    def __getitem__(self, kind):
+        found = self._loaded.get(kind)
+        if found is None:
+            module, name = _RULE_CLASSES[kind]
+            found = self._loaded[kind] = getattr(_importer(f"{__name__}.{module}"), name)
+        return found
+
+    def __contains__(self, kind):
+        return kind in _RULE_CLASSES
+
+    def __iter__(self):
+        return iter(_RULE_CLASSES)
+
+    def __len__(self):
+        return len(_RULE_CLASSES)
+
+    def keys(self):
+        return _RULE_CLASSES.keys()
+
+    def get(self, kind, default=None):
+        return self[kind] if kind in _RULE_CLASSES else default
+
+    def items(self):
+        return [(kind, self[kind]) for kind in _RULE_CLASSES]
+
+
+RULES = _Rules()
 
 
 def make_rules(spec):
@@ -41,4 +85,4 @@ def make_game(spec):
     return game, game.root()
 
 
-__all__ = ["RULES", "make_rules", "make_game", "RecordingGame"]
+__all__ = ["RULES", "make_rules", "make_game", "set_importer", "RecordingGame"]

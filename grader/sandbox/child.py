@@ -177,14 +177,17 @@ def describe_exception(error, student_dir):
 class Runner:
     def __init__(self, student_dir):
         global STANDIN_ERRORS, standard_module
-        from grader.conventions import CONVENTIONS, SIGNATURE_REPORTS, STANDINS
+        from grader.conventions import STANDINS, convention
         from grader.conventions.signature import forget_signatures
         from grader.conventions.standard import standard_module
         from grader.conventions.stubs import StandInUnavailable
+        from grader.games import set_importer
         STANDIN_ERRORS = (StandInUnavailable,)
+        # Conventions and games are imported when a request first needs them, by then
+        # beside the student's modules: as at the start, whatever names those have.
+        set_importer(standard_module)
         self.student_dir = os.path.abspath(student_dir)
-        self.conventions = CONVENTIONS
-        self.signature_reports = SIGNATURE_REPORTS
+        self.convention = lambda name: convention(name, standard_module)
         self.standins = STANDINS
         self.forget_signatures = forget_signatures
         self.modules = {}
@@ -276,12 +279,13 @@ class Runner:
                         "error": {"module": request["module"], "function": name,
                                   "file": request["module"] + ".py"}}
             name = found
-        convention = self.conventions[request["convention"]]
+        conventions = self.convention(request["convention"])
+        convention = conventions.call
         self.forget_signatures()    # read once per request, not once per item
         reply = {"status": "ok"}
         if found is not None:
             reply["found"] = str.__str__(found)[:MAX_TEXT]
-        describe = self.signature_reports.get(request["convention"])
+        describe = getattr(conventions, "signature_report", None)
         if describe is not None:
             try:
                 report = describe(module, name, request["args"])
