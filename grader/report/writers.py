@@ -256,6 +256,12 @@ def summary_html(results, course, catalogue: Catalogue, batch: dict,
         ui=_ui(catalogue, True), lang=catalogue.language, version=__version__)
 
 
+# What junit.xml.j2 reads of a check's view: only these are made XML-safe and passed on (the
+# rest, such as a failing check's pictures, is no part of the file).
+JUNIT_CASE = ("task_id", "id", "kind_title", "score", "max_score", "function", "kind",
+              "visibility", "passed", "message", "reason", "traceback")
+
+
 def junit_xml(results, course, catalogue: Catalogue, shard: dict | None = None) -> str:
     """One testsuite per student, one testcase per check, the points as properties and the
     expected and observed values in the failure text (an instructor's view: hidden checks
@@ -263,18 +269,18 @@ def junit_xml(results, course, catalogue: Catalogue, shard: dict | None = None) 
     suites = []
     for result in sorted(results, key=lambda r: r.student):
         view = student_view(result, course, catalogue, html=False, for_student=False, group=False)
-        cases = [{**check, "reason": check["reason"]} for task in view["tasks"]
+        # Names, messages and output come from submissions: nothing in them may break the
+        # XML (the keys are the grader's own).
+        cases = [{key: xml_text(check[key]) for key in JUNIT_CASE} for task in view["tasks"]
                  for check in task["checks"]]
-        suites.append({"student": result.student, "cases": cases, "tests": len(cases),
-                       "failures": sum(not c["passed"] for c in cases),
+        suites.append({"student": xml_text(result.student), "cases": cases,
+                       "tests": len(cases), "failures": sum(not c["passed"] for c in cases),
                        "seconds": result.seconds, "score": result.score,
-                       "max_score": result.max_score, "isolation": result.isolation,
-                       "output": output_view(result.output, for_student=False,
-                                             shown=JUNIT_OUTPUT)})
-    # Names, messages and output come from submissions: nothing in them may break the XML.
+                       "max_score": result.max_score, "isolation": xml_text(result.isolation),
+                       "output": deep(output_view(result.output, for_student=False,
+                                                  shown=JUNIT_OUTPUT), xml_text)})
     return TEMPLATES.get_template("junit.xml.j2").render(course=course, shard=shard,
-                                                         suites=deep(suites, xml_text),
-                                                         ui=_ui(catalogue, False))
+                                                         suites=suites, ui=_ui(catalogue, False))
 
 
 def batch_record(results, catalogue: Catalogue, batch: dict) -> str:
