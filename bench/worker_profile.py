@@ -1,7 +1,9 @@
 """Where a grading worker's own CPU time goes, per submission: the worker's side of grading
-copies of ``submissions/korrekt`` on the bundled course, in this process, under cProfile.
+copies of ``submissions/korrekt`` (or ``--submission``) on the bundled course, in this process,
+under cProfile.
 
     python bench/worker_profile.py [--students 20] [--sandbox auto] [--top 30]
+                                   [--submission submissions/korrekt]
 
 It builds the batch's context as ``grader grade`` does (the plan and the reference answers,
 untimed), grades one submission to warm up, then grades ``--students`` copies one after
@@ -76,6 +78,8 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=20)
     parser.add_argument("--sandbox", default="auto")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--submission", type=Path, default=ROOT / "submissions" / "korrekt",
+                        help="the folder graded in copies (e.g. a student with a mistake)")
     args = parser.parse_args()
     level = best_level() if args.sandbox == "auto" else args.sandbox
     course = load_course(ROOT / "tasks")
@@ -86,7 +90,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-worker-") as scratch:
         batch = Path(scratch) / "batch"
         for index in range(args.students + 1):
-            shutil.copytree(ROOT / "submissions" / "korrekt", batch / f"korrekt-{index:04d}")
+            shutil.copytree(args.submission, batch / f"copy-{index:04d}")
         submissions = find(batch)
         grader = SubmissionGrader(context)
         try:
@@ -107,7 +111,8 @@ def main() -> None:
             profiled = len(submissions) - half - 1
         finally:
             grader.close()
-    print(f"worker CPU per submission (in-process, unprofiled, {half} copies of korrekt, "
+    print(f"worker CPU per submission (in-process, unprofiled, {half} copies of "
+          f"{args.submission.name}, "
           f"level {level}): {plain * 1000:.1f} ms")
     for label, seconds in steps.items():
         print(f"  {label:40s} {seconds / half * 1000:6.1f} ms")
