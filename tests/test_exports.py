@@ -3,6 +3,7 @@ unparsable XML, no raw escape sequence in the terminal."""
 
 import csv
 import io
+import tracemalloc
 import xml.etree.ElementTree as ElementTree
 
 from grader.checks.verdict import failed
@@ -11,6 +12,7 @@ from grader.lms.ilias import ilias_csv
 from grader.lms.moodle import moodle_csv
 from grader.report.messages import Catalogue
 from grader.report.safe import csv_cell, terminal_text, xml_text
+from grader.lms.exports import write_batch
 from grader.report.writers import gradebook_csv, junit_xml
 
 HOSTILE_NAMES = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
@@ -46,6 +48,28 @@ def test_junit_xml_parses_whatever_the_messages_and_output_hold(course):
     assert names == ["a\\x1bb", "ok"]
     assert "\\x1b[31mred" in text and "\x1b" not in text and "\x00" not in text
 
+
+
+def test_junit_xml_is_written_student_by_student_never_held_whole(course, tmp_path):
+    """A class's junit.xml (25 MB for 1,000 students) is written as it is made: while the
+    batch's exports are written, no more is held at once than a small part of that file,
+    and what is written is the text junit_xml makes."""
+    results = results_named(course, [f"s{index:03d}" for index in range(100)])
+    catalogue = Catalogue("en")
+    batch = {"isolation": "process", "seconds": 1.0, "jobs": 1, "python": "3",
+             "interrupted": False, "total": len(results), "tasks": "-", "shard": None,
+             "passed_over": []}
+    # first: imports, compiled templates, the catalogue's kept sentences
+    write_batch(tmp_path, results, course, catalogue, batch)
+    tracemalloc.start()
+    try:
+        write_batch(tmp_path, results, course, catalogue, batch)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    written = (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert written == junit_xml(results, course, catalogue)
+    assert peak < len(written) / 3, (peak, len(written))
 
 def test_text_for_the_terminal_shows_control_characters_as_escapes():
     assert terminal_text("x\x1b[2J\x07y\u202ez") == "x\\x1b[2J\\x07y\\u202ez"

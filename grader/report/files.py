@@ -24,8 +24,9 @@ def file_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_atomically(path: Path, text: str | bytes) -> None:
-    """``text`` (or the bytes of an archive) as ``path``, which is replaced in one step."""
+def write_atomically(path: Path, text) -> None:
+    """``text`` (or the bytes of an archive, or an iterable of text written piece by piece)
+    as ``path``, which is replaced in one step."""
     path.parent.mkdir(parents=True, exist_ok=True)
     # mkstemp makes the temporary file 0600, whatever the umask
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
@@ -37,7 +38,10 @@ def write_atomically(path: Path, text: str | bytes) -> None:
                         newline="")) as out:
             if hasattr(os, "fchmod"):      # not on Windows, whose files have no such mode
                 os.fchmod(out.fileno(), file_mode())
-            out.write(text)
+            if isinstance(text, (str, bytes)):
+                out.write(text)
+            else:
+                out.writelines(text)
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)

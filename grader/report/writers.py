@@ -266,21 +266,34 @@ def junit_xml(results, course, catalogue: Catalogue, shard: dict | None = None) 
     """One testsuite per student, one testcase per check, the points as properties and the
     expected and observed values in the failure text (an instructor's view: hidden checks
     keep their details).  A shard's (``shard``: its record) says so in the top name."""
-    suites = []
-    for result in sorted(results, key=lambda r: r.student):
-        view = student_view(result, course, catalogue, html=False, for_student=False, group=False)
-        # Names, messages and output come from submissions: nothing in them may break the
-        # XML (the keys are the grader's own).
-        cases = [{key: xml_text(check[key]) for key in JUNIT_CASE} for task in view["tasks"]
-                 for check in task["checks"]]
-        suites.append({"student": xml_text(result.student), "cases": cases,
-                       "tests": len(cases), "failures": sum(not c["passed"] for c in cases),
-                       "seconds": result.seconds, "score": result.score,
-                       "max_score": result.max_score, "isolation": xml_text(result.isolation),
-                       "output": deep(output_view(result.output, for_student=False,
-                                                  shown=JUNIT_OUTPUT), xml_text)})
-    return TEMPLATES.get_template("junit.xml.j2").render(course=course, shard=shard,
-                                                         suites=suites, ui=_ui(catalogue, False))
+    return "".join(junit_chunks(results, course, catalogue, shard))
+
+
+def junit_chunks(results, course, catalogue: Catalogue, shard: dict | None = None):
+    """``junit_xml``'s text in pieces, each student's made when the file reaches them: a
+    class of 1,000 never holds all its views nor the whole text (25 MB) at once."""
+    results = sorted(results, key=lambda r: r.student)
+    tasks = {task.id for task in course.tasks}
+    # the totals come first in the file: counted from the verdicts the views show
+    judged = [[v.passed for v in r.verdicts if v.check.task_id in tasks] for r in results]
+    return TEMPLATES.get_template("junit.xml.j2").generate(
+        course=course, shard=shard, suites=(_junit_suite(r, course, catalogue) for r in results),
+        tests=sum(map(len, judged)), failures=sum(p.count(False) for p in judged),
+        ui=_ui(catalogue, False))
+
+
+def _junit_suite(result, course, catalogue: Catalogue) -> dict:
+    view = student_view(result, course, catalogue, html=False, for_student=False, group=False)
+    # Names, messages and output come from submissions: nothing in them may break the XML
+    # (the keys are the grader's own).
+    cases = [{key: xml_text(check[key]) for key in JUNIT_CASE} for task in view["tasks"]
+             for check in task["checks"]]
+    return {"student": xml_text(result.student), "cases": cases, "tests": len(cases),
+            "failures": sum(not c["passed"] for c in cases), "seconds": result.seconds,
+            "score": result.score, "max_score": result.max_score,
+            "isolation": xml_text(result.isolation),
+            "output": deep(output_view(result.output, for_student=False, shown=JUNIT_OUTPUT),
+                           xml_text)}
 
 
 def batch_record(results, catalogue: Catalogue, batch: dict) -> str:
