@@ -38,4 +38,5 @@ def answer_call(call: Call) -> list[dict]:
         return [answer_deepening(call.reference, spec, reference_depth(call, spec),
                                  call.prune_on_equality) for spec in call.inputs()]
     return [answer_search(call.reference, spec, reference_depth(call, spec),
-                          call.prune_on_equality, call.convention) for spec in call.inputs()]
+                          call.prune_on_equality, call.convention, text)
+            for text, spec in zip(call.items, call.inputs())]
