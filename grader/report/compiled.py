@@ -20,21 +20,19 @@ bytecode format or the Python version differs.  With the cache turned off (``--n
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 import jinja2
 
 FOLDER = "templates"
-# beside the installed package, where Python keeps this package's own bytecode
+# the package beside which they are kept too (in its __pycache__, as Python keeps its own)
 PACKAGE = Path(__file__).parent
-SHIPPED = PACKAGE / "__pycache__" / FOLDER
 
 
 class OwnBytecodeCache(jinja2.FileSystemBytecodeCache):
     """Jinja's file cache that reads only files of ours (``grader.cache.kept_file``), and
-    falls back to (and fills) the compiled templates beside the package (``shipped``)."""
+    falls back to (and fills) the compiled templates beside the package (``shipped``:
+    ``grader.cache.shipped_folder``'s rules)."""
 
     def __init__(self, directory: str, pattern: str = "__jinja2_%s.cache",
                  shipped: Path | None = None):
@@ -42,72 +40,26 @@ class OwnBytecodeCache(jinja2.FileSystemBytecodeCache):
         self.shipped = shipped
 
     def load_bytecode(self, bucket) -> None:
-        from ..cache import kept_file
+        from ..cache import kept_file, read_shipped, shipped_folder
         if kept_file(Path(self.directory) / (self.pattern % bucket.key)):
             super().load_bytecode(bucket)
-        if bucket.code is None and self.shipped is not None:
-            path = self.shipped / (self.pattern % bucket.key)
-            if _trusted(path, self.shipped):
-                try:
-                    with open(path, "rb") as kept:
-                        bucket.load_bytecode(kept)
-                except OSError:
-                    return
-                if bucket.code is not None:
-                    # kept in the cache folder too: the next check reads it from there
-                    super().dump_bytecode(bucket)
+        if bucket.code is not None or self.shipped is None:
+            return
+        folder = shipped_folder(self.shipped, FOLDER)
+        content = (read_shipped(folder / (self.pattern % bucket.key), self.shipped)
+                   if folder is not None else None)
+        if content is not None:
+            bucket.bytecode_from_string(content)
+            if bucket.code is not None:
+                # kept in the cache folder too: the next check reads it from there
+                super().dump_bytecode(bucket)
 
     def dump_bytecode(self, bucket) -> None:
+        from ..cache import keep_shipped, shipped_folder
         super().dump_bytecode(bucket)
-        if self.shipped is not None and _writable(self.shipped):
-            path = self.shipped / (self.pattern % bucket.key)
-            try:
-                jinja2.FileSystemBytecodeCache(str(self.shipped), self.pattern) \
-                    .dump_bytecode(bucket)
-                os.chmod(path, 0o644)    # read by every user of the installed grader
-            except OSError:
-                pass
-
-
-def _trusted(path: Path, folder: Path) -> bool:
-    """A regular file (not a link) in a folder, both owned by us or by the package's owner
-    and writable by nobody else: whoever could plant one there could edit the grader's own
-    modules."""
-    if not hasattr(os, "geteuid"):
-        return False    # Windows: no owner to check, as in the cache folder
-    owners = {os.geteuid(), _owner(PACKAGE)}
-    try:
-        for info, kind in ((os.lstat(folder), stat.S_ISDIR), (os.lstat(path), stat.S_ISREG)):
-            if (not kind(info.st_mode) or info.st_uid not in owners
-                    or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
-                return False
-    except OSError:
-        return False
-    return True
-
-
-def _owner(path: Path) -> int | None:
-    try:
-        return os.stat(path).st_uid
-    except OSError:
-        return None
-
-
-def _writable(folder: Path) -> bool:
-    """Whether we may keep compiled templates in ``folder`` (made if need be, mode 0755):
-    the package is ours, and the folder is ours and writable by nobody else."""
-    if not hasattr(os, "geteuid") or _owner(PACKAGE) != os.geteuid():
-        return False
-    try:
-        if not folder.is_dir():
-            for made in (folder.parent, folder):
-                made.mkdir(exist_ok=True)
-                os.chmod(made, 0o755)
-        info = os.lstat(folder)
-    except OSError:
-        return False
-    return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid()
-            and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+        folder = shipped_folder(self.shipped, FOLDER, write=True) if self.shipped else None
+        if folder is not None:
+            keep_shipped(folder / (self.pattern % bucket.key), bucket.bytecode_to_string())
 
 
 def bytecode_cache(pattern: str = "__jinja2_%s.cache") -> OwnBytecodeCache | None:
@@ -116,4 +68,4 @@ def bytecode_cache(pattern: str = "__jinja2_%s.cache") -> OwnBytecodeCache | Non
     None when the cache is turned off or its folder is not ours."""
     from ..cache import private_folder
     folder = private_folder(FOLDER)
-    return OwnBytecodeCache(str(folder), pattern, SHIPPED) if folder is not None else None
+    return OwnBytecodeCache(str(folder), pattern, PACKAGE) if folder is not None else None
