@@ -1,8 +1,9 @@
 """How long a student's self-check takes: ``grader check`` on one correct submission, wall time
 of the whole command (a fresh interpreter each run) and its CPU time, without the answer cache
 (``--no-cache``: as before the cache), with a cold one (a new, empty ``GRADER_CACHE_DIR`` each
-run: computed and stored) and a warm one, side by side (the three alternate within each
-round), on
+run: computed and stored; what the grader keeps beside its package from an earlier run is
+there), a cold one on a new install (that removed too, as after an upgrade) and a warm one,
+side by side (the four alternate within each round), on
 
 * the bundled course (``tasks/``, ``submissions/korrekt``);
 * courses imported with ``grader import-trees`` from tree tests in the Pacman multi-agent
@@ -74,13 +75,27 @@ def timed(command: list[str], env: dict, cwd: Path = ROOT) -> tuple[float, float
     return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-MODES = ("no cache", "cold", "warm")
+MODES = ("no cache", "cold", "new install", "warm")
+# What the grader keeps beside its package (grader.cache.shipped_folder: what it compiles from
+# its own files alone); ``new install`` removes them before each run, as after an upgrade.
+SHIPPED = ("report/__pycache__/templates", "report/__pycache__/documents",
+           "sandbox/__pycache__/runner-bytecode", "answers/__pycache__/sources")
+
+
+def new_install(checkout: Path = ROOT) -> None:
+    """Remove what the grader of ``checkout`` keeps beside its package."""
+    import shutil
+    for folder in SHIPPED:
+        shutil.rmtree(checkout / "grader" / folder, ignore_errors=True)
 
 
 def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
             checkout: Path | None = None, others: dict | None = None) -> dict:
     """Median (wall, CPU) seconds per mode; the modes alternate within each round.  ``cold``:
-    a new, empty cache folder (the answers are computed and stored); ``warm``: the folder a
+    a new, empty cache folder (the answers are computed and stored) on a grader that has run
+    before (what it keeps beside its package is there); ``new install``: the same, with
+    nothing beside the package either (the first check after an upgrade or a fresh
+    install); ``warm``: the folder a
     first, unmeasured run filled; ``no cache``: ``--no-cache`` (computed, not stored);
     ``before``, ``before cold``: the grader of ``checkout``, run in that folder, with a warm
     and with a new, empty cache folder; ``others``: more
@@ -90,6 +105,8 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
     timed(command, environment(warm_cache))   # primes the warm cache and the bytecode
     modes = {"no cache": lambda run: timed([*command, "--no-cache"], environment(None)),
              "cold": lambda run: timed(command, environment(scratch / f"cold-cache-{run}")),
+             "new install": lambda run: (new_install(), timed(command, environment(
+                 scratch / f"new-install-cache-{run}")))[1],
              "warm": lambda run: timed(command, environment(warm_cache))}
     if checkout is not None:
         before = check_command(course, student, scratch / "out-before", sandbox)

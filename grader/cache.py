@@ -156,6 +156,75 @@ def ours(info: os.stat_result) -> bool:
             and (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)))
 
 
+# -- beside the installed grader ---------------------------------------------------------
+# What the grader computes from its own files alone (compiled templates, the runner's
+# bytecode) is also kept beside the installed package, in ``__pycache__`` as Python keeps its
+# own bytecode, so that a new, empty cache folder (a CI runner's, the first check after a task
+# file changed) finds it there.  It is written only where the package is ours, and read only
+# from a regular file in a folder, both ours or the package's owner's and writable by nobody
+# else: whoever could plant a file there could edit the grader's own modules.
+
+def shipped_folder(package: Path, name: str, write: bool = False) -> Path | None:
+    """``package/__pycache__/name`` (made if need be with ``write``, where ``package`` is
+    ours), or None when the cache is turned off, the folder is missing or not trusted."""
+    if not enabled() or not hasattr(os, "geteuid"):
+        return None
+    folder = package / "__pycache__" / name
+    owners = {os.geteuid(), _owner(package)}
+    try:
+        if write and not folder.is_dir() and _owner(package) == os.geteuid():
+            for made in (folder.parent, folder):
+                made.mkdir(exist_ok=True)
+                os.chmod(made, 0o755)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not (stat.S_ISDIR(info.st_mode) and info.st_uid in owners
+            and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        return None
+    if write and info.st_uid != os.geteuid():
+        return None
+    return folder
+
+
+def read_shipped(path: Path, package: Path) -> bytes | None:
+    """The content of ``path`` in a ``shipped_folder`` of ``package`` if it is a regular file
+    (a link not followed) of ours or the package's owner that nobody else can write."""
+    owners = {os.geteuid(), _owner(package)}
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        with os.fdopen(handle, "rb") as opened:
+            info = os.fstat(opened.fileno())
+            if not (stat.S_ISREG(info.st_mode) and info.st_uid in owners
+                    and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+                return None
+            return opened.read()
+    except OSError:
+        return None
+
+
+def keep_shipped(path: Path, content: bytes) -> bool:
+    """``content`` as ``path`` in a ``shipped_folder`` opened for writing, readable by every
+    user of the installed grader (mode 0644), replaced in one step."""
+    if not keep(path, content):
+        return False
+    try:
+        os.chmod(path, 0o644)
+    except OSError:
+        return False
+    return True
+
+
+def _owner(path: Path) -> int | None:
+    try:
+        return os.stat(path).st_uid
+    except OSError:
+        return None
+
+
 # -- the encoding -------------------------------------------------------------------------
 
 class Unencodable(TypeError):

@@ -109,3 +109,51 @@ def test_a_kept_sentence_is_only_reused_for_facts_of_the_same_values_and_types()
     assert pages == ["1", "1.0", "True", "-0.0", "0.0", "1", "&lt;b&gt;", "<b>"]
     assert catalogue.text("probe.value", value=1, more={"A": 1}) == "1 A"
     assert catalogue.text("probe.value", value=[1, 2.0], more=[]) == "(1, 2.0)"
+
+
+def shipped_bucket(tmp_path):
+    """A template compiled beside a package (``package/__pycache__/templates``), none in the
+    cache folder."""
+    for folder, mode in (("cache", 0o700), ("other-cache", 0o700), ("package", 0o755)):
+        (tmp_path / folder).mkdir(mode=mode)
+    writer = OwnBytecodeCache(str(tmp_path / "other-cache"), shipped=tmp_path / "package")
+    environment = jinja2.Environment()
+    source = "{{ 1 + 1 }}"
+    bucket = writer.get_bucket(environment, "t.j2", None, source)
+    bucket.code = environment.compile(source, "t.j2", "t.j2")
+    writer.set_bucket(bucket)
+    reader = OwnBytecodeCache(str(tmp_path / "cache"), shipped=tmp_path / "package")
+    path = tmp_path / "package" / "__pycache__" / "templates" / (writer.pattern % bucket.key)
+    return reader, environment, source, path
+
+
+def test_an_empty_cache_folder_reads_the_templates_compiled_beside_the_package(tmp_path):
+    """A new cache folder (a CI runner's) takes the compiled template kept beside the
+    installed grader, and keeps it itself for the next check."""
+    reader, environment, source, path = shipped_bucket(tmp_path)
+    assert path.is_file() and (path.stat().st_mode & 0o777) == 0o644
+    assert reader.get_bucket(environment, "t.j2", None, source).code is not None
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [path.name]
+
+
+def test_a_template_compiled_beside_the_package_that_others_could_write_is_not_read(tmp_path):
+    reader, environment, source, path = shipped_bucket(tmp_path)
+    os.chmod(path, 0o666)
+    assert reader.get_bucket(environment, "t.j2", None, source).code is None
+    os.chmod(path, 0o644)
+    os.rename(path, tmp_path / "real")
+    os.symlink(tmp_path / "real", path)
+    assert reader.get_bucket(environment, "t.j2", None, source).code is None
+    os.unlink(path)
+    os.rename(tmp_path / "real", path)
+    assert reader.get_bucket(environment, "t.j2", None, source).code is not None
+    for cached in (tmp_path / "cache").iterdir():
+        cached.unlink()
+    os.chmod(path.parent, 0o777)
+    assert reader.get_bucket(environment, "t.j2", None, source).code is None
+
+
+def test_the_cache_turned_off_reads_nothing_beside_the_package(tmp_path, monkeypatch):
+    reader, environment, source, path = shipped_bucket(tmp_path)
+    monkeypatch.setenv("GRADER_NO_CACHE", "1")
+    assert reader.get_bucket(environment, "t.j2", None, source).code is None

@@ -7,6 +7,7 @@ a move ordering's replies (``ordering_answers``)."""
 from __future__ import annotations
 
 import inspect
+from functools import lru_cache
 
 from ..games import make_rules
 from .bounded import make_game
@@ -53,8 +54,43 @@ def answer_maxn(spec: dict, depth) -> dict:
     }
 
 
+# The random-tree checks search the same trees with minimax, alpha-beta and negamax: a tree's
+# rules and its walk (the facts and the root's action values) follow from its input text, the
+# depth and the combining rule alone, so the answers of one tree share them (the walks and
+# rules were two thirds of those checks' reference answers).  Kept for the trees of the last
+# few calls, and read only: every answer copies what it changes (``adapt``).
+WALKS_KEPT = 1024
+_WALKS: dict[tuple, tuple] = {}
+
+
+def _walked(spec: dict, depth, chance: bool, text: str | None) -> tuple:
+    """``(rules, facts, exact action values)`` of a tree (``rules`` None for other games:
+    made by the game itself), shared by the answers of one input text (``text``; None: not
+    shared)."""
+    key = (text, depth, chance)
+    walked = _WALKS.get(key) if text is not None else None
+    if walked is None:
+        # A tree's rules are plain data, read by the search and the walk: made once (a tree's
+        # are the costliest to make, and two makes were a sixth of computing its answers).
+        rules = make_rules(spec) if spec.get("kind") == "tree" else None
+        walked = (rules, *facts_and_action_values(spec, depth, chance=chance, rules=rules))
+        if text is not None:
+            if len(_WALKS) >= WALKS_KEPT:
+                _WALKS.clear()
+            _WALKS[key] = walked
+    return walked
+
+
+@lru_cache(maxsize=None)
+def _takes_pruning_rule(search) -> bool:
+    """Whether a model search takes the task's cut rule (the pruning searches)."""
+    return "prune_on_equality" in inspect.signature(search).parameters
+
+
 def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
-                  convention: str = "game") -> dict:
+                  convention: str = "game", text: str | None = None) -> dict:
+    """The reference answer of one search on one input (``text``: the input's canonical
+    JSON text, when the caller has it: answers of the same text share the tree's walk)."""
     from reference.search import SEARCHES
     from reference.minimax import action_values
     if reference == "maxn":
@@ -62,17 +98,14 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     if reference == "quiescence":
         return answer_quiescence(spec, depth, prune_on_equality)
     search = SEARCHES[reference]
-    # A tree's rules are plain data, read by both walks below: made once (a tree's are the
-    # costliest to make, and two makes were a sixth of computing its answers).
-    rules = make_rules(spec) if spec.get("kind") == "tree" else None
+    chance = reference == "expectimax"
+    rules, facts, exact = _walked(spec, depth, chance, text)
     game, root = make_game(spec, rules=rules)
-    if "prune_on_equality" in inspect.signature(search).parameters:   # the pruning searches
+    if _takes_pruning_rule(search):
         value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
     else:
         value, action = search(game, root, depth)
     log = game.visit_log()
-    chance = reference == "expectimax"
-    facts, exact = facts_and_action_values(spec, depth, chance=chance, rules=rules)
     if exact is None:    # a root the walk does not search on: the model solution's own walk
         values_game, values_root = make_game(spec)
         exact = action_values(values_game, values_root, depth, chance=chance)

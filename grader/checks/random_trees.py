@@ -22,6 +22,7 @@ horizon.
 """
 
 from dataclasses import replace
+from functools import lru_cache
 
 from ..calls import Call, canonical
 from ..games.moves import is_move_of, type_mismatch
@@ -218,15 +219,24 @@ def groups_of(check) -> list[tuple]:
     return sorted(by_horizon.items(), key=lambda group: (group[0] is not None, group[0] or 0))
 
 
+@lru_cache(maxsize=64)
+def _texts(seed: int, count: int, shape: Shape) -> tuple:
+    """The canonical JSON texts of one seed's trees, made once per process: the calls of a
+    check's functions (minimax, alpha-beta and negamax on the same trees) share them, and
+    encoding the 200 trees again for each was a third of planning a warm self-check."""
+    return tuple(canonical(spec) for spec in generate(seed, count, shape))
+
+
 def calls(task, check):
     specs = trees_of(check)
+    texts = _texts(check.option("seed"), check.option("trees"), shape_of(check))
     total_time = float(check.option("time_limit"))
     result = []
     for horizon, indices in groups_of(check):
         # The time limit is for all trees together; each call gets its share of it.
         result.append(Call(module=task.module_of(check.function), function=check.function,
                            convention=task.convention,
-                           items=tuple(canonical(specs[i]) for i in indices),
+                           items=tuple(texts[i] for i in indices),
                            args=(horizon,) if horizon is not None else (),
                            time_limit=max(total_time * len(indices) / len(specs), 1.0),
                            prune_on_equality=task.prune_on_equality,

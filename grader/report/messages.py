@@ -159,10 +159,42 @@ def _unchanged() -> bool:
     return True
 
 
+SHIPPED = "documents"       # the parsed catalogues beside the package (``_entries``)
+SHIPPED_FORMAT = b"gametree-grader catalogue 1\0"
+
+
 @lru_cache(maxsize=None)
 def _entries(language: str) -> dict:
-    # parsed once, then read from the cache folder (grader.yamlsrc)
-    return load_plain(MESSAGES_DIR / f"{language}.yaml")
+    """The catalogue of ``language``, parsed once, then read from the cache folder
+    (``grader.yamlsrc``), and from beside the installed package (``grader.cache``'s
+    ``shipped_folder``: the catalogue is the grader's own file, so a new, empty cache
+    folder need not parse it, nor import PyYAML)."""
+    import hashlib
+    from ..cache import decode, dumps, keep_shipped, read_shipped, shipped_folder
+    path = MESSAGES_DIR / f"{language}.yaml"
+    package = Path(__file__).parent
+    try:
+        # the file's bytes and the form kept (grader.cache's exact JSON encoding)
+        name = hashlib.sha256(SHIPPED_FORMAT + path.read_bytes()).hexdigest() + ".json"
+    except OSError:
+        name = None
+    folder = shipped_folder(package, SHIPPED) if name else None
+    content = read_shipped(folder / name, package) if folder is not None else None
+    if content is not None:
+        try:
+            entries = decode(content)
+        except (TypeError, ValueError, RecursionError):
+            entries = None
+        if type(entries) is dict:
+            return entries
+    entries = load_plain(path)
+    folder = shipped_folder(package, SHIPPED, write=True) if name else None
+    if folder is not None:
+        try:
+            keep_shipped(folder / name, dumps(entries).encode())
+        except (TypeError, ValueError, RecursionError):
+            pass
+    return entries
 
 
 def format_number(value) -> str:

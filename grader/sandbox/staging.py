@@ -104,21 +104,33 @@ def stage_bytecode(package: Path) -> None:
     the hash of the source and the interpreter's tag), so a self-check does not compile them
     in the parent either.  Bytecode is code: a kept file is copied only when it is a regular
     file of ours that nobody else can write, in a folder of the same kind; without a usable
-    cache folder each module is compiled here."""
+    cache folder each module is compiled here.  They are kept beside the installed grader too
+    (``sandbox/__pycache__/runner-bytecode``, under ``grader.cache.shipped_folder``'s rules):
+    they follow from the grader's own files alone, so a new, empty cache folder copies them
+    from there."""
     import hashlib
     import sys
-    from ..cache import keep, private_folder, prune, read_kept
+    from ..cache import (keep, keep_shipped, private_folder, prune, read_kept, read_shipped,
+                         shipped_folder)
     kept_folder = private_folder(BYTECODE_FOLDER)
+    # and beside the installed grader (grader.cache.shipped_folder): a new, empty cache
+    # folder copies them from there instead of compiling them
+    shipped = shipped_folder(GRADER_DIR / "sandbox", BYTECODE_FOLDER, write=True) \
+        or shipped_folder(GRADER_DIR / "sandbox", BYTECODE_FOLDER)
     tag = sys.implementation.cache_tag
     if tag is None:
         return
     added = False
     for source in sorted(package.rglob("*.py")):
         target = runner_bytecode_path(source, tag)
-        kept = (kept_folder / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
-                if kept_folder is not None else None)
+        name = f"{hashlib.sha256(source.read_bytes()).hexdigest()}.{tag}.pyc"
+        kept = kept_folder / name if kept_folder is not None else None
         target.parent.mkdir(exist_ok=True)
         content = read_kept(kept) if kept is not None else None
+        if content is None and shipped is not None:
+            content = read_shipped(shipped / name, GRADER_DIR / "sandbox")
+            if content is not None and kept is not None:
+                added = keep(kept, content) or added
         if content is not None:
             target.write_bytes(content)
             continue
@@ -133,6 +145,8 @@ def stage_bytecode(package: Path) -> None:
             continue        # the child reports it, as it would without bytecode
         if kept is not None:
             added = keep(kept, target.read_bytes()) or added
+        if shipped is not None:
+            keep_shipped(shipped / name, target.read_bytes())
     if added:
         # every changed module of a new grader version adds a file; a removed file that is
         # still needed is compiled and kept again
