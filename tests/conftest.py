@@ -151,6 +151,37 @@ def kit_once(tmp_path_factory, name: str, tasks: Path) -> tuple[Path, str]:
     return out / "kit", (out / "stderr.txt").read_text()
 
 
+def plain_python() -> Path:
+    """The interpreter this suite's venv was made from: a Python without the grader."""
+    import sys
+    return Path(sys.base_prefix) / "bin" / "python3"
+
+
+def kit_installed_once(tmp_path_factory) -> Path:
+    """The bundled course's kit (``kit_once``) as a student first runs it, once for the whole
+    run: a Python without the grader runs its check.py on submissions/korrekt, which makes a
+    virtual environment in the cache folder (``GRADER_CACHE_DIR``: ``cache/`` here) and pip
+    installs the kit's wheel into it with its dependencies.  The folder also keeps what that
+    first run said (``returncode.txt``, ``stdout.txt``, ``stderr.txt``) and wrote (``out/``).
+    tests/test_kit.py checks that run; tests/test_wheel.py checks the installed kit; neither
+    changes the environment."""
+    import os
+    import subprocess
+    kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
+
+    def make(folder: Path) -> None:
+        folder.mkdir()
+        environment = {**os.environ, "GRADER_CACHE_DIR": str(folder / "cache")}
+        environment.pop("PYTHONPATH", None)
+        done = subprocess.run([plain_python(), kit / "check.py", ROOT / "submissions" / "korrekt",
+                               "--out", folder / "out", "--lang", "en"], cwd=folder,
+                              env=environment, capture_output=True, text=True, timeout=600)
+        for name, said in (("returncode", str(done.returncode)), ("stdout", done.stdout),
+                           ("stderr", done.stderr)):
+            (folder / f"{name}.txt").write_text(said)
+    return once_per_run(tmp_path_factory, "kit-installed", make)
+
+
 @pytest.fixture(scope="session")
 def graded_examples(tmp_path_factory):
     """``grader grade`` on the bundled example students, once for the whole run."""

@@ -21,7 +21,7 @@ from grader.kit import KitError, build_kit, load_kit
 from grader.report.messages import Catalogue
 from grader.tasks import load_course
 
-from conftest import DATA, ROOT, kit_once
+from conftest import DATA, ROOT, kit_installed_once, kit_once, plain_python
 from test_mistakes import write_mistaken_student
 
 SALT = bytes(range(16))     # a fixed salt: the same kit twice
@@ -52,18 +52,19 @@ def read(path) -> str:
 
 
 def test_with_the_same_salt_the_same_course_gives_the_same_bytes_and_kits_share_no_digest(
-        course, kit, tmp_path):
+        course, kit, tmp_path, tmp_path_factory):
     names = ("kit.json", "kit-answers.json.gz", "kit-variants.json.gz",
              "kit-small-trees.json.gz")
-    for folder in ("again", "other"):
-        build_kit(course, AnswerBook(), tmp_path / folder, wheel=False,
-                  salt=SALT if folder == "again" else None)
+    build_kit(course, AnswerBook(), tmp_path / "again", wheel=False, salt=SALT)
     for name in names:
         assert (tmp_path / "again" / name).read_bytes() == (kit / name).read_bytes(), name
-    # a kit made without a salt draws its own: not one digest in common with another kit
+    # a kit made without a salt draws its own: not one digest in common with another kit (the
+    # run's kit of the same course by `grader kit`, which gives no salt)
+    other, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
+    assert json.loads((other / "kit.json").read_text())["salt"] != SALT.hex()
     digests = [{value for _, value in plain_content(json.loads(read(folder / name)))
                 if isinstance(value, str)}
-               for folder in (kit, tmp_path / "other")
+               for folder in (kit, other)
                for name in ["kit-answers.json.gz"]]
     assert digests[0] and not digests[0] & digests[1]
 
@@ -242,38 +243,39 @@ def test_a_failing_random_tree_check_shows_the_smallest_of_the_kit_s_small_trees
 
 
 def test_check_py_installs_the_kit_s_wheel_where_no_grader_is_and_runs_without_reference(
-        course, tmp_path):
+        tmp_path_factory, tmp_path):
     """The kit as a student gets it: a Python without the grader runs check.py, which installs
-    the kit's wheel (no ``reference/`` in it) into a virtual environment and checks there."""
+    the kit's wheel (no ``reference/`` in it) into a virtual environment and checks there.
+    (The run's one kit of the course, installed once: ``kit_installed_once``; tests/test_wheel.py
+    looks into the same environment.)"""
     import os
-    kit = tmp_path / "kit"
-    written = build_kit(course, AnswerBook(), kit)
-    wheel = [path for path in written if path.suffix == ".whl"]
-    assert len(wheel) == 1
     import zipfile
+    kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
+    wheel = list(kit.glob("*.whl"))
+    assert len(wheel) == 1
     assert not [n for n in zipfile.ZipFile(wheel[0]).namelist() if n.startswith("reference")]
-    plain_python = Path(sys.base_prefix) / "bin" / "python3"
-    environment = {**os.environ, "GRADER_CACHE_DIR": str(tmp_path / "cache")}
+    installed_once = kit_installed_once(tmp_path_factory)
+    environment = {**os.environ, "GRADER_CACHE_DIR": str(installed_once / "cache")}
     environment.pop("PYTHONPATH", None)
-    assert subprocess.run([plain_python, "-c", "import grader"], env=environment, cwd=tmp_path,
-                          capture_output=True).returncode != 0, "a Python without the grader"
-    done = subprocess.run([plain_python, kit / "check.py", ROOT / "submissions" / "korrekt",
-                           "--out", tmp_path / "out", "--lang", "en"], cwd=tmp_path,
-                          env=environment, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert "installing the grader from the kit" in done.stderr
-    assert done.stdout.rstrip().endswith("Points: 57/57")
-    assert (tmp_path / "out" / "korrekt" / "feedback.html").is_file()
-    installed = tmp_path / "cache" / "kit-0.1.0" / "bin" / "python"
+    assert subprocess.run([plain_python(), "-c", "import grader"], env=environment,
+                          cwd=tmp_path, capture_output=True).returncode != 0, \
+        "a Python without the grader"
+    stderr = (installed_once / "stderr.txt").read_text()
+    assert (installed_once / "returncode.txt").read_text() == "0", stderr
+    assert "installing the grader from the kit" in stderr
+    assert (installed_once / "stdout.txt").read_text().rstrip().endswith("Points: 57/57")
+    assert (installed_once / "out" / "korrekt" / "feedback.html").is_file()
+    installed = installed_once / "cache" / "kit-0.1.0" / "bin" / "python"
     assert subprocess.run([installed, "-c", "import reference"], capture_output=True,
                           cwd=tmp_path, env=environment).returncode != 0
     refused = subprocess.run([installed, "-m", "grader.cli", "solve", ROOT / "tasks"],
                              capture_output=True, text=True, cwd=tmp_path, env=environment)
     assert refused.returncode == 2 and "only `grader check --kit" in refused.stderr
     # The second run uses the environment made by the first; a faulty submission fails.
-    again = subprocess.run([plain_python, kit / "check.py", ROOT / "submissions" / "ohne-alphabeta",
-                            "--out", tmp_path / "out"], cwd=tmp_path, env=environment,
-                           capture_output=True, text=True, timeout=300)
+    again = subprocess.run([plain_python(), kit / "check.py",
+                            ROOT / "submissions" / "ohne-alphabeta", "--out", tmp_path / "out"],
+                           cwd=tmp_path, env=environment, capture_output=True, text=True,
+                           timeout=300)
     assert again.returncode == 1 and "installing" not in again.stderr
 
 

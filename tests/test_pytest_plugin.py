@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, kit_once
 
 from grader.sandbox.bubblewrap import bubblewrap_works
 from grader.sandbox.levels import container_problem
@@ -51,9 +51,14 @@ def environment(temporary: Path, **extra) -> dict:
     return {**env, "TMPDIR": str(temporary), **extra}
 
 
+# Hypothesis is in the suite's venv (for its own property tests), not in a course repository;
+# its pytest plugin, loaded at every start, took some 2.3 of a pytest start's 2.9 s of CPU.
+# The runs below leave it out, as a student's pytest would not have it.
+PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
+
+
 def run_pytest(repository: Path, *arguments: str, env: dict | None = None):
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                           *arguments], cwd=repository, capture_output=True, text=True,
+    return subprocess.run([*PYTEST, *arguments], cwd=repository, capture_output=True, text=True,
                           env=env if env is not None else environment(repository.parent / "tmp"),
                           timeout=280)
 
@@ -198,8 +203,7 @@ def hanging_repository(tmp_path: Path) -> tuple[Path, str]:
 
 
 def start_pytest(repository: Path, *arguments: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                             *arguments], cwd=repository, stdout=subprocess.PIPE,
+    return subprocess.Popen([*PYTEST, *arguments], cwd=repository, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
                             env=environment(repository.parent / "tmp"))
 
@@ -350,16 +354,16 @@ def test_task_files_outside_the_repository_grade_the_folder_pytest_runs_in(tmp_p
             "tree-binary::negamax::action", "tree-binary::negamax::value"]
 
 
-def test_a_kit_in_the_repository_gives_the_same_items_and_verdicts(tmp_path):
+def test_a_kit_in_the_repository_gives_the_same_items_and_verdicts(tmp_path, tmp_path_factory):
     """With --grader-kit the checks come from a self-check kit committed to the repository
     (no task files, no model solution needed): the same items, verdicts and points."""
-    from grader.answers.book import AnswerBook
-    from grader.kit import build_kit
     repository = tmp_path / "repo"
     repository.mkdir()
     for file in (ROOT / "submissions" / "strikter-schnitt").iterdir():
         shutil.copy2(file, repository / file.name)
-    build_kit(COURSE, AnswerBook(), repository / "kit", wheel=False)
+    # the run's one kit of the course, as `grader kit` writes it (tests/test_kit.py reads it)
+    kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
+    shutil.copytree(kit, repository / "kit")
     # The repository's pytest.ini names task files (that are not there): the command line's
     # --grader-kit wins, it is not silently ignored.
     (repository / "pytest.ini").write_text("[pytest]\ngrader_tasks = tasks\n")
