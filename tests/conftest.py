@@ -78,15 +78,19 @@ def child_script():
 
 @pytest.fixture(scope="session")
 def grade(course, prepared, child_script):
-    """Grade one submission folder against the bundled course (all checks, hidden too)."""
-    plan, answers = prepared
+    """Grade one submission folder against the bundled course (all checks, hidden too), or
+    against ``the_course``: its plan and reference answers are computed once per course
+    object for the whole session, as a batch computes them once for all its students (tests
+    that grade several students on one course loaded them again for each)."""
+    prepared_of = {id(course): (course, prepared)}   # the course kept: its id stays its own
 
     def run(folder: Path, the_course=None):
-        if the_course is not None:
-            the_plan, the_answers = prepare(the_course)
-            return grade_submission(the_plan, the_answers, child_script, folder,
-                                    budget_of(the_course))
-        return grade_submission(plan, answers, child_script, folder, budget_of(course))
+        the_course = course if the_course is None else the_course
+        if id(the_course) not in prepared_of:
+            prepared_of[id(the_course)] = (the_course, prepare(the_course))
+        the_plan, the_answers = prepared_of[id(the_course)][1]
+        return grade_submission(the_plan, the_answers, child_script, folder,
+                                budget_of(the_course))
     return run
 
 
