@@ -19,19 +19,21 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 # The test files that take longest (the seconds of their tests and module fixtures in a run
-# with `--durations=0`, 2026-11-27), longest first.  With `--dist loadfile` a worker takes the
+# with `--durations=0`, 2026-11-27, after the hostile course's smaller limits and the shared
+# answers of the grade fixture), longest first.  With `--dist loadfile` a worker takes the
 # next file in the order of collection (`--no-loadscope-reorder` keeps this order): the long
 # files start first and the short ones fill in at the end, instead of one long file running
 # on alone at the end of a run.  Files that wait for the same run-wide batch
 # (grade_course_once, kit_once) stand apart, so that a worker seldom waits for another's.
 LONGEST_FIRST = ("test_kit.py", "test_tournament.py", "test_pytest_plugin.py",
-                 "test_mistakes.py", "test_hostile.py", "test_cluster.py", "test_wheel.py",
-                 "test_interrupt.py", "test_graded_folders.py", "test_answer_cache.py",
-                 "test_connect4.py", "test_match.py", "test_transposition.py",
-                 "test_handback.py", "test_aima.py", "test_classroom.py", "test_portable.py",
-                 "test_browser.py", "test_cli.py", "test_nested_archives.py", "test_shards.py",
-                 "test_manual.py", "test_moodle.py", "test_kalah.py", "test_vorlesung.py",
-                 "test_rating_check.py")
+                 "test_hostile.py", "test_cluster.py", "test_wheel.py", "test_manual.py",
+                 "test_graded_folders.py", "test_shards.py", "test_answer_cache.py",
+                 "test_mistakes.py", "test_kalah.py", "test_gradescope.py", "test_match.py",
+                 "test_handback.py", "test_conventions.py", "test_environment.py",
+                 "test_nested_archives.py", "test_interrupt.py", "test_batches.py",
+                 "test_moodle.py", "test_portable.py", "test_cli.py", "test_connect4.py",
+                 "test_transposition.py", "test_aima.py", "test_classroom.py",
+                 "test_browser.py", "test_vorlesung.py", "test_rating_check.py")
 
 
 def pytest_collection_modifyitems(session, config, items):
