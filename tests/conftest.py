@@ -19,19 +19,21 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 # The test files that take longest (the seconds of their tests and module fixtures in a run
-# with `--durations=0`, 2026-11-27), longest first.  With `--dist loadfile` a worker takes the
+# with `--durations=0`, 2026-11-27, after the hostile course's smaller limits and the shared
+# answers of the grade fixture), longest first.  With `--dist loadfile` a worker takes the
 # next file in the order of collection (`--no-loadscope-reorder` keeps this order): the long
 # files start first and the short ones fill in at the end, instead of one long file running
 # on alone at the end of a run.  Files that wait for the same run-wide batch
 # (grade_course_once, kit_once) stand apart, so that a worker seldom waits for another's.
 LONGEST_FIRST = ("test_kit.py", "test_tournament.py", "test_pytest_plugin.py",
-                 "test_mistakes.py", "test_hostile.py", "test_cluster.py", "test_wheel.py",
-                 "test_interrupt.py", "test_graded_folders.py", "test_answer_cache.py",
-                 "test_connect4.py", "test_match.py", "test_transposition.py",
-                 "test_handback.py", "test_aima.py", "test_classroom.py", "test_portable.py",
-                 "test_browser.py", "test_cli.py", "test_nested_archives.py", "test_shards.py",
-                 "test_manual.py", "test_moodle.py", "test_kalah.py", "test_vorlesung.py",
-                 "test_rating_check.py")
+                 "test_hostile.py", "test_cluster.py", "test_wheel.py", "test_manual.py",
+                 "test_graded_folders.py", "test_shards.py", "test_answer_cache.py",
+                 "test_mistakes.py", "test_kalah.py", "test_gradescope.py", "test_match.py",
+                 "test_handback.py", "test_conventions.py", "test_environment.py",
+                 "test_nested_archives.py", "test_interrupt.py", "test_batches.py",
+                 "test_moodle.py", "test_portable.py", "test_cli.py", "test_connect4.py",
+                 "test_transposition.py", "test_aima.py", "test_classroom.py",
+                 "test_browser.py", "test_vorlesung.py", "test_rating_check.py")
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -78,15 +80,19 @@ def child_script():
 
 @pytest.fixture(scope="session")
 def grade(course, prepared, child_script):
-    """Grade one submission folder against the bundled course (all checks, hidden too)."""
-    plan, answers = prepared
+    """Grade one submission folder against the bundled course (all checks, hidden too), or
+    against ``the_course``: its plan and reference answers are computed once per course
+    object for the whole session, as a batch computes them once for all its students (tests
+    that grade several students on one course loaded them again for each)."""
+    prepared_of = {id(course): (course, prepared)}   # the course kept: its id stays its own
 
     def run(folder: Path, the_course=None):
-        if the_course is not None:
-            the_plan, the_answers = prepare(the_course)
-            return grade_submission(the_plan, the_answers, child_script, folder,
-                                    budget_of(the_course))
-        return grade_submission(plan, answers, child_script, folder, budget_of(course))
+        the_course = course if the_course is None else the_course
+        if id(the_course) not in prepared_of:
+            prepared_of[id(the_course)] = (the_course, prepare(the_course))
+        the_plan, the_answers = prepared_of[id(the_course)][1]
+        return grade_submission(the_plan, the_answers, child_script, folder,
+                                budget_of(the_course))
     return run
 
 

@@ -121,6 +121,31 @@ def saved_cache(course) -> AnswerCache:
     return cache
 
 
+@pytest.fixture(scope="module")
+def computed_once(course, tmp_path_factory):
+    """The bundled course's visible answers, computed once for this module: the bytes of the
+    cache file that computing them saves, the plan and the answers.  The tests that spoil a
+    cache file start from a copy of these bytes (the same file, made once instead of once
+    per test) and compare what is computed again with these answers."""
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv("GRADER_CACHE_DIR", str(tmp_path_factory.mktemp("computed-once")))
+        patched.delenv("GRADER_NO_CACHE", raising=False)
+        saved = saved_cache(course).path.read_bytes()
+    plan, answers = prepare(course, only_visible=True)
+    return saved, plan, answers
+
+
+def copied_cache(course, computed_once) -> AnswerCache:
+    """The course's cache file in this test's cache folder: the one ``computed_once`` saved,
+    written as the cache writes its files (``keep``: mode 0600, in a private folder)."""
+    from grader.cache import keep
+    cache = AnswerCache.for_course(course)
+    cache.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    assert keep(cache.path, computed_once[0])
+    assert cache.load(), "the copied file is trusted as the saved one was"
+    return cache
+
+
 def replace_header(field, value):
     def edit(data: bytes) -> bytes:
         header, _, payload = data.partition(b"\n")
@@ -151,22 +176,23 @@ SPOILED = {
 
 
 @pytest.mark.parametrize("spoil", SPOILED.values(), ids=SPOILED.keys())
-def test_a_spoiled_cache_file_is_ignored_and_the_answers_computed_again(course, spoil):
-    cache = saved_cache(course)
+def test_a_spoiled_cache_file_is_ignored_and_the_answers_computed_again(course, spoil,
+                                                                        computed_once):
+    cache = copied_cache(course, computed_once)
     good = cache.path.read_bytes()
     spoiled = spoil(good)
     assert spoiled != good
     cache.path.write_bytes(spoiled)
     assert cache.load() == {}
     plan, book = prepare(course, only_visible=True, answers=AnswerBook.for_course(course))
-    fresh_plan, fresh = prepare(course, only_visible=True)
+    _, _, fresh = computed_once
     for call in plan.calls:
         same_in_type_and_value(book[call], fresh[call])
     assert cache.load(), "the recomputed answers were stored again"
 
 
-def test_a_wrong_shape_with_a_matching_digest_is_ignored(course):
-    cache = saved_cache(course)
+def test_a_wrong_shape_with_a_matching_digest_is_ignored(course, computed_once):
+    cache = copied_cache(course, computed_once)
     payload = b'{"abc": [1, 2]}'
     header = json.dumps({"format": answers_cache.FORMAT, "key": cache.key,
                          "digest": hashlib.sha256(payload).hexdigest()})

@@ -45,10 +45,20 @@ def grade(source, out, *options):
 
 
 @pytest.fixture(scope="module")
-def individual(tmp_path_factory):
-    """The Moodle 4.1 download graded with its worksheet (Maximum grade 10.00)."""
+def individual_with_terminal(tmp_path_factory):
+    """The Moodle 4.1 download graded with its worksheet (Maximum grade 10.00): the exit
+    status, the reports folder and what the command wrote to the terminal (stderr)."""
+    import contextlib
     out = tmp_path_factory.mktemp("moodle41") / "out"
-    status = grade(FOLDERS, out, "--moodle-worksheet", str(WORKSHEET))
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        status = grade(FOLDERS, out, "--moodle-worksheet", str(WORKSHEET))
+    return status, out, said.getvalue()
+
+
+@pytest.fixture(scope="module")
+def individual(individual_with_terminal):
+    status, out, _ = individual_with_terminal
     return status, out
 
 
@@ -104,9 +114,10 @@ def test_participants_with_no_gradable_folder_are_listed_for_a_person(individual
     assert rows["Participant 100003"][4] == rows["Participant 100004"][4] == ""
 
 
-def test_the_terminal_ends_with_everyone_who_needs_a_person(tmp_path, capsys):
-    assert grade(FOLDERS, tmp_path / "out", "--moodle-worksheet", str(WORKSHEET)) == 0
-    err = capsys.readouterr().err.splitlines()
+def test_the_terminal_ends_with_everyone_who_needs_a_person(individual_with_terminal):
+    status, _, said = individual_with_terminal
+    assert status == 0
+    err = said.splitlines()
     start = next(i for i, line in enumerate(err) if line.startswith("Needs a person"))
     listed = err[start + 1:-1]
     assert err[-1].startswith("Graded 3 submission(s); average 57.0/60; 1 submission(s) and "

@@ -24,11 +24,13 @@ CORRECT = ROOT / "submissions" / "korrekt"
 
 @pytest.fixture
 def slow_batch(tmp_path):
-    """One quick correct submission first, then slow ones (each call runs into its limit)."""
+    """One quick correct submission first, then two slow ones (each call runs into its
+    limit): with one worker, when the first is graded one slow one is in flight and one has
+    not started."""
     submissions = tmp_path / "submissions"
     submissions.mkdir()
     shutil.copytree(CORRECT, submissions / "a-korrekt")
-    for name in ("b-endlos", "c-endlos", "d-endlos"):
+    for name in ("b-endlos", "c-endlos"):
         shutil.copytree(ENDLESS, submissions / name)
     return submissions, tmp_path / "out"
 
@@ -86,7 +88,7 @@ def test_an_interrupted_batch_writes_what_was_graded_and_resume_finishes_it(slow
     assert 'class="interrupted"' in summary
     graded = (out / "gradebook.csv").read_text().splitlines()[1:]
     assert graded and graded[0].startswith("a-korrekt,60,60")
-    assert len(graded) < 4
+    assert len(graded) < 3
     assert living_children(process.pid) == []
     assert leftovers(process.pid) == []
 
@@ -95,7 +97,7 @@ def test_an_interrupted_batch_writes_what_was_graded_and_resume_finishes_it(slow
     assert resumed.returncode == 0, errors
     results = {p.name: json.loads((p / "results.json").read_text())
                for p in out.iterdir() if p.is_dir()}
-    assert sorted(results) == ["a-korrekt", "b-endlos", "c-endlos", "d-endlos"]
+    assert sorted(results) == ["a-korrekt", "b-endlos", "c-endlos"]
     assert results["a-korrekt"]["score"] == 60
     assert 'class="interrupted"' not in (out / "summary.html").read_text()
 

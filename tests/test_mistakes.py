@@ -1,6 +1,7 @@
 """Every mistake of the catalogue, submitted as a student, is caught on the bundled course and
 named as itself in the feedback."""
 
+import functools
 import shutil
 import textwrap
 
@@ -117,6 +118,14 @@ def write_mistaken_student(folder, function, mistake):
     """))
 
 
+@functools.cache
+def course_at(path):
+    """The course at ``path``, loaded once for this module: the ``grade`` fixture computes a
+    course's reference answers once per course object, and some 40 mistakes are graded on
+    the same few courses."""
+    return load_course(path)
+
+
 @pytest.fixture(scope="module")
 def strict_course(tmp_path_factory):
     """The bundled course with the other pruning rule (cut only when beta < alpha)."""
@@ -133,15 +142,15 @@ def test_catalogue_mistake_is_caught_and_named(function, mistake, tmp_path, grad
     write_mistaken_student(tmp_path / mistake, function, mistake)
     graded_on = course  # the bundled course
     if function == "maxn":
-        graded_on = load_course(N_PLAYER_COURSE)
+        graded_on = course_at(N_PLAYER_COURSE)
     elif function in TECHNIQUE_COURSES:
-        graded_on = load_course(TECHNIQUE_COURSES[function])
+        graded_on = course_at(TECHNIQUE_COURSES[function])
     elif mistake in MULTI_PLAYER:
-        graded_on = load_course(DATA / "conventions" / "multi-player" / "tasks.yaml")
+        graded_on = course_at(DATA / "conventions" / "multi-player" / "tasks.yaml")
     elif mistake in NEEDS_STRICT_PRUNING:
         graded_on = strict_course
     elif mistake in EXTRA_TURNS:
-        graded_on = load_course(ROOT / "courses" / "kalah" / "tasks")
+        graded_on = course_at(ROOT / "courses" / "kalah" / "tasks")
     result = grade(tmp_path / mistake, None if graded_on is course else graded_on)
     failed = [v for v in result.verdicts if not v.passed]
     assert failed, "the mistake is caught"

@@ -1,3 +1,6 @@
+"""A correct search that leaves eight threads spinning after every call: they count against
+its own CPU time and its process limit (threads are tasks), so its later calls fail, within
+a few calls whatever the number of trees a check asks about."""
 import threading
 
 
@@ -7,7 +10,8 @@ def spin():
 
 
 def minimax(game, state):
-    threading.Thread(target=spin).start()
+    for _ in range(8):
+        threading.Thread(target=spin).start()
     return _correct(game, state)
 
 def _correct(game, state):
