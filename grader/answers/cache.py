@@ -37,8 +37,10 @@ MAX_FILE_BYTES = 256 * 1024 * 1024     # a file this large is not ours to read
 KEEP_FILES = 20                        # cache files kept (newest first); older ones go
 
 # Where the answers are computed (and kept): every module of these packages, and the modules
-# they import, found from their sources.
-ANSWER_PACKAGES = ("grader.answers", "reference")
+# they import, found from their sources.  The games are among them whole: the answers are
+# searched with their rules, which ``grader.games`` imports by name when a game is first
+# made, out of an import statement's sight.
+ANSWER_PACKAGES = ("grader.answers", "grader.games", "reference")
 PACKAGES = ("grader", "reference")
 
 
