@@ -55,12 +55,6 @@ class _Rules:
     def __iter__(self):
         return iter(_RULE_CLASSES)
 
-    def __len__(self):
-        return len(_RULE_CLASSES)
-
-    def keys(self):
-        return _RULE_CLASSES.keys()
-
     def get(self, kind, default=None):
         return self[kind] if kind in _RULE_CLASSES else default
 
