@@ -23,19 +23,27 @@ class ReferenceTooLarge(Exception):
         super().__init__(f"the reference search visited more than {limit:,} nodes")
 
 
+class _BoundedVisits(list):
+    """The visit log's list of first visits, which refuses the node past its limit: only a
+    new node can pass it, and the searches make millions of calls to visit known ones."""
+
+    def __init__(self, limit: int, too_long):
+        super().__init__()
+        self._limit, self._too_long = limit, too_long
+
+    def append(self, node_name):
+        if len(self) >= self._limit:
+            raise self._too_long(self._limit)
+        super().append(node_name)
+
+
 class BoundedGame(RecordingGame):
     """The recording game of a search in the parent, stopped after ``limit`` visits (with
     ``too_long(limit)``)."""
 
     def __init__(self, rules, limit: int, too_long=ReferenceTooLarge):
         super().__init__(rules)
-        self._limit, self._too_long = limit, too_long
-
-    def _visit(self, state):
-        name = super()._visit(state)
-        if len(self._log.visits) > self._limit:
-            raise self._too_long(self._limit)
-        return name
+        self._log.visits = _BoundedVisits(limit, too_long)
 
 
 def make_game(spec, limit: int | None = None, rules=None):

@@ -120,14 +120,18 @@ class KalahRules(PathNames, NoisyRules):
         self.board, self.first = normalise_position(spec)
         self.pits = len(self.board) // 2 - 1
         self.read_noisy(spec)
+        # the numbering below, worked out once: the searches ask for it at every node
+        pits = self.pits
+        self._pits = {MAX: range(0, pits), MIN: range(pits + 1, 2 * pits + 1)}
+        self._stores = {MAX: pits, MIN: 2 * pits + 1}
 
     # -- the board's numbering ---------------------------------------------------------
     def pits_of(self, player):
         """The places of ``player``'s pits, in increasing order (from their own left)."""
-        return range(0, self.pits) if player == MAX else range(self.pits + 1, 2 * self.pits + 1)
+        return self._pits[MAX] if player == MAX else self._pits[MIN]
 
     def store_of(self, player):
-        return self.pits if player == MAX else 2 * self.pits + 1
+        return self._stores[MAX] if player == MAX else self._stores[MIN]
 
     def opposite(self, pit):
         """The pit facing ``pit`` across the board."""
@@ -150,9 +154,10 @@ class KalahRules(PathNames, NoisyRules):
         return [pit for pit in self.pits_of(player) if board[pit] > 0]
 
     def result(self, state, action):
-        if action not in self.actions(state):
+        legal = self.actions(state)
+        if action not in legal:
             raise ValueError(f"{action!r} is not a legal move in {state!r}: {state[1]} may "
-                             f"sow from {self.actions(state)!r} (the non-empty pits of "
+                             f"sow from {legal!r} (the non-empty pits of "
                              f"{state[1]}'s side, numbered counter-clockwise from 0)")
         board, player = list(state[0]), state[1]
         last = self.sow(board, action, player)
@@ -161,7 +166,7 @@ class KalahRules(PathNames, NoisyRules):
             board[self.store_of(player)] += board[opposite] + 1
             board[last] = board[opposite] = 0
         following = player if last == self.store_of(player) else other(player)
-        if self._side_empty(board, MAX) or self._side_empty(board, MIN):
+        if self._ended(board):
             for owner in PLAYERS:
                 for pit in self.pits_of(owner):
                     board[self.store_of(owner)] += board[pit]
@@ -194,11 +199,12 @@ class KalahRules(PathNames, NoisyRules):
         return place
 
     def is_terminal(self, state):
-        board = state[0]
-        return self._side_empty(board, MAX) or self._side_empty(board, MIN)
+        return self._ended(state[0])
 
-    def _side_empty(self, board, player):
-        return not any(board[pit] for pit in self.pits_of(player))
+    def _ended(self, board):
+        """Whether either side's pits are all empty (a slice each: every node asks)."""
+        pits = self.pits
+        return not any(board[:pits]) or not any(board[pits + 1:2 * pits + 1])
 
     def utility(self, state, player):
         self._check_player(player)
