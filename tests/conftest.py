@@ -18,6 +18,21 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def pytest_configure(config):
+    """The tests start some hundreds of new interpreters that import the grader (its commands,
+    kits, the pytest plugin's runs).  An installed grader has its bytecode (pip compiles it);
+    a checkout has it once an import writes it, unless ``PYTHONDONTWRITEBYTECODE`` is set
+    (as on many CI machines), and then every one of them compiled every module it imports
+    from source: about a third of a warm `grader check`'s CPU time.  So the run compiles
+    both packages once first, in the controlling process (the workers start after it);
+    with the bytecode there already, this only compares times."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+    for package in ("grader", "reference"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+
+
 # The test files that take longest (the seconds of their tests and module fixtures in a run
 # with `--durations=0`, 2026-11-27, after the hostile course's smaller limits and the shared
 # answers of the grade fixture), longest first.  With `--dist loadfile` a worker takes the
