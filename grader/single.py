@@ -61,6 +61,7 @@ def grade_folder(course, folder: Path, level: str, *, only_visible: bool = True,
                                   identity=identity)
         if waiting is not None:
             waiting.join()
+        answers.save()      # the catalogue's variants a failed check was compared with
         result.notes = list(staged.notes) + result.notes
         if staged.problem:
             result.problem, result.problem_detail = "submission.unusable", staged.problem

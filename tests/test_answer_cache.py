@@ -89,6 +89,35 @@ def test_every_loaded_answer_equals_the_computed_one_in_type_and_value(tmp_path,
                                        f"{course.files} {call.function}")
 
 
+def test_the_variants_answers_are_kept_in_a_file_of_their_own_and_come_back_as_computed(
+        cache_folder, monkeypatch):
+    """The mistake catalogue's faulty variants (what a failed check and a kit compare with)
+    are kept beside the reference's answers, in a file of their own that a self-check whose
+    checks all pass never reads; loaded, they equal the computed ones in type and value."""
+    import grader.mistakes
+    for course in (load_course(ROOT / "tasks"), load_course(ROOT / "courses/vorlesung/tasks")):
+        plan, book = prepare(course, answers=AnswerBook.for_course(course))
+        asked = [(call, mistake) for call in plan.calls if getattr(call, "reference", None)
+                 for mistake in book.mistakes_of(call.reference)][:40]
+        assert len(asked) >= 20
+        computed = [book.variant(call, mistake) for call, mistake in asked]
+        book.save()
+        cache = AnswerCache.for_course(course)
+        assert cache.variants().path.is_file() and cache.variants().path != cache.path
+        assert len(cache.load()) == len(plan.calls), "the answers' file holds answers only"
+        with monkeypatch.context() as patched:
+            grader.answers.book._VARIANTS_OF_PROCESS.clear()
+            patched.setattr(grader.mistakes, "variant_answers", lambda call, mistake: (
+                pytest.fail(f"computed although cached: {call.function} {mistake}")))
+            loaded = AnswerBook.for_course(course)
+            for call in plan.calls:
+                loaded[call]
+            assert loaded._stored_variants is None, "answers alone do not read the variants"
+            for (call, mistake), answers in zip(asked, computed):
+                same_in_type_and_value(loaded.variant(call, mistake), answers,
+                                       f"{call.function} {mistake}")
+
+
 def test_the_encoding_keeps_what_json_cannot_say():
     value = {"tuple": (1, "a", (2.5, None)), "int keys": {1: "one", -2: [3]},
              "tuple keys": {("A", 1): True}, "$": "a dollar key", "floats": [1.0, -0.0, 1e300],

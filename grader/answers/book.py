@@ -37,6 +37,10 @@ class AnswerBook:
         self._cache = cache
         self._stored: dict[str, list[dict]] = cache.load() if cache is not None else {}
         self._computed = False       # something the cache does not hold yet
+        # the variants' answers, in their own file, read when a variant is first asked for
+        self._variant_cache = cache.variants() if cache is not None else None
+        self._stored_variants: dict[str, list[dict]] | None = None
+        self._new_variants: dict[str, list[dict]] = {}
 
     @classmethod
     def for_course(cls, course, use_cache: bool = True) -> "AnswerBook":
@@ -61,9 +65,20 @@ class AnswerBook:
             if shared not in _VARIANTS_OF_PROCESS:
                 if len(_VARIANTS_OF_PROCESS) >= VARIANTS_KEPT:
                     _VARIANTS_OF_PROCESS.clear()
-                _VARIANTS_OF_PROCESS[shared] = variant_answers(call, mistake)
+                filed = hashlib.sha256(f"{mistake}\0{shared[0]}".encode()).hexdigest()
+                found = self._stored_variant(filed)
+                if found is None:
+                    found = self._new_variants[filed] = variant_answers(call, mistake)
+                _VARIANTS_OF_PROCESS[shared] = found
             self._variants[key] = _VARIANTS_OF_PROCESS[shared]
         return self._variants[key]
+
+    def _stored_variant(self, filed: str) -> list[dict] | None:
+        if self._variant_cache is None:
+            return None
+        if self._stored_variants is None:
+            self._stored_variants = self._variant_cache.load()
+        return self._stored_variants.get(filed)
 
     def __getitem__(self, call: Call) -> list[dict]:
         key = call.key()
@@ -75,11 +90,18 @@ class AnswerBook:
         return self._answers[key]
 
     def save(self) -> None:
-        """Store the answers computed so far in the cache (with those it held already); a
-        cache that cannot be written is skipped: grading never depends on it."""
-        if self._cache is None or not self._computed:
+        """Store the answers computed so far in the cache (with those it held already), and
+        the variants' in theirs; a cache that cannot be written is skipped: grading never
+        depends on it."""
+        if self._cache is None:
             return
-        known = {**self._stored,
-                 **{self._cache.digest(key): answer for key, answer in self._answers.items()}}
-        if self._cache.save(known):
-            self._stored, self._computed = known, False
+        if self._computed:
+            known = {**self._stored, **{self._cache.digest(key): answer
+                                        for key, answer in self._answers.items()}}
+            if self._cache.save(known):
+                self._stored, self._computed = known, False
+        if self._new_variants:
+            known = {**(self._stored_variants or self._variant_cache.load()),
+                     **self._new_variants}
+            if self._variant_cache.save(known):
+                self._stored_variants, self._new_variants = known, {}

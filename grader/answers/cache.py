@@ -33,6 +33,7 @@ from ..cache import (Unencodable, cache_dir, decode, dumps, enabled, keep, keep_
 
 FORMAT = "gametree-grader answers 1"
 PREFIX, SUFFIX = "answers-", ".json"
+VARIANTS_PREFIX = "variants-"          # the catalogue's faulty variants' answers (``variants``)
 MAX_FILE_BYTES = 256 * 1024 * 1024     # a file this large is not ours to read
 KEEP_FILES = 20                        # cache files kept (newest first); older ones go
 
@@ -220,9 +221,15 @@ def _module_files(root: Path, relative: str = ""):
 class AnswerCache:
     """The cache file of one key: ``load`` what is there, ``save`` what is known."""
 
-    def __init__(self, folder: Path, key: str):
-        self.folder, self.key = Path(folder), key
-        self.path = self.folder / f"{PREFIX}{key}{SUFFIX}"
+    def __init__(self, folder: Path, key: str, prefix: str = PREFIX):
+        self.folder, self.key, self.prefix = Path(folder), key, prefix
+        self.path = self.folder / f"{prefix}{key}{SUFFIX}"
+
+    def variants(self) -> "AnswerCache":
+        """The file of the same key for the answers of the mistake catalogue's faulty variants
+        (``grader.mistakes``): only a failed check or a kit needs them, so a self-check of a
+        correct search never reads them, and they can be far larger than the reference's."""
+        return AnswerCache(self.folder, self.key, VARIANTS_PREFIX)
 
     @staticmethod
     def digest(call_key: str) -> str:
@@ -283,6 +290,6 @@ class AnswerCache:
 
     def _forget_old(self) -> None:
         """Keep the newest ``KEEP_FILES`` cache files: every edit of a task file makes one."""
-        prune(self.folder, f"{PREFIX}*{SUFFIX}", KEEP_FILES)
+        prune(self.folder, f"{self.prefix}*{SUFFIX}", KEEP_FILES)
 
 

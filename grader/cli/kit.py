@@ -48,6 +48,7 @@ def run(args) -> int:
     course, answers = checked
     try:
         written = build_kit(course, answers, Path(args.out))
+        answers.save()      # the variants' answers, the dearest part: the next kit reads them
     except OSError as error:
         err.print(f"Could not write the kit: {terminal_text(str(error))}", markup=False,
                   highlight=False)
