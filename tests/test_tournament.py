@@ -188,10 +188,10 @@ TOURNAMENT_TASKS = ROOT / "tests" / "data" / "tournament" / "turnier-tiefe-2.yam
 
 # CPU seconds per move: the task file's 1 s, cut to 0.3 s.  The endless player spends the whole
 # limit on each of its 38 games (the run's largest cost: 21 of 58 CPU-seconds at depth 3 and
-# 0.5 s); at depth 2 the slowest legal move, alphabeta:4's in the tournament's own process,
-# took 0.12 s with a load average of 8 to 16 on the 2-core machine (a student's first move, its
-# child's start and import included, 0.07 s), so every legal game is played as with 1 s and
-# the same players forfeit for the same reasons.
+# 0.5 s); at depth 2 the slowest legal move, alphabeta:4's in its arena's own process, took
+# 0.12 s with a load average of 8 to 16 on the 2-core machine, 0.11 s at 5 (a student's first
+# move, its child's start and import included, 0.07 s), so every legal game is played as with
+# 1 s and the same players forfeit for the same reasons.
 MOVE_SECONDS = "0.3"
 
 
