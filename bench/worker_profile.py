@@ -10,8 +10,10 @@ untimed), grades one submission to warm up, then grades ``--students`` copies on
 another with ``grader.worker.SubmissionGrader`` (staging, forgery scan, the sandboxed child,
 judging, diagnoses, pictures and the student's rendered reports).  It prints the worker's CPU
 time per submission unprofiled (``time.process_time``: this process only, not the child)
-with that of its named steps (``STEPS``, each function timed where the worker calls it),
-then a CPU-time cProfile of more copies (the profiler inflates many small calls: judging and
+with that of its named steps (``STEPS``, each function timed where the worker calls it; an
+indented step is part of the one above it, and shrinking's runs count among the runs too:
+copies of one student with a mistake share the reference answers of the smaller trees their
+shrinks try after the first copy, as a class's students with the same mistake do), then a CPU-time cProfile of more copies (the profiler inflates many small calls: judging and
 rendering look larger there than they are).  The child's own CPU is not in these figures (see
 ``bench/child_start.py`` and ``bench/floor.py``).
 """
@@ -50,6 +52,9 @@ STEPS = (("staging the copy", "grader.worker", None, "stage"),
          ("  starting the child (parent side)", "grader.sandbox.launcher", "Child", "start"),
          ("  stopping it", "grader.sandbox.launcher", "Child", "stop"),
          ("judging", "grader.grading", None, "judge_all"),
+         ("shrinking counterexamples (runs included)", "grader.grading", None,
+          "shrink_counterexample"),
+         ("  reference answers of smaller trees", "grader.grading", None, "shrinking_answer"),
          ("rendering the student's files", "grader.worker", None, "report_files"))
 
 

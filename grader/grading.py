@@ -207,8 +207,6 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun,
         return verdict
     if not answers.shrinks:
         return smaller_known_example(verdict, plan, run, answers)
-    from .answers.search import answer_search
-    from .answers.facts import reference_depth
     from .calls import canonical
     from .checks.random_trees import call_for_horizon, compare_tree, example, trees_of
     from .shrinking import shrink
@@ -224,8 +222,7 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun,
         if key not in seen:
             probe = replace(call, items=(key,), time_limit=probe_limit)
             observation = run.run_call(probe)
-            answer = answer_search(call.reference, tree, reference_depth(call, tree),
-                                   call.prune_on_equality, call.convention)
+            answer = shrinking_answer(call, tree, key)
             if observation.status != "ok":
                 seen[key] = (None, answer)
             else:
@@ -248,6 +245,31 @@ def shrink_counterexample(verdict: Verdict, plan: Plan, run: SubmissionRun,
     return replace(verdict, facts={**verdict.facts, "shrunk": True,
                                    "example": example(verdict.check, minimal, difference, answer,
                                                       horizon)})
+
+
+# Reference answers of the smaller trees a shrink tries, kept while the worker lives: they
+# follow from the tree and the call alone, and the students of a batch who make the same
+# mistake fail on the same trees, so their shrinks try the same smaller trees in the same
+# order (every answer is read only, as the answer book's are).  At most this many are kept.
+SHRINKING_ANSWERS_KEPT = 4096
+_shrinking_answers: dict = {}
+
+
+def shrinking_answer(call, tree: dict, key: str) -> dict:
+    """The reference answer of ``call``'s search on ``tree`` (``key``: its canonical JSON
+    text), computed once per worker."""
+    from .answers.facts import reference_depth
+    from .answers.search import answer_search
+    depth = reference_depth(call, tree)
+    memo = (call.reference, key, depth, call.prune_on_equality, call.convention)
+    answer = _shrinking_answers.get(memo)
+    if answer is None:
+        answer = answer_search(call.reference, tree, depth, call.prune_on_equality,
+                               call.convention)
+        if len(_shrinking_answers) >= SHRINKING_ANSWERS_KEPT:
+            _shrinking_answers.clear()
+        _shrinking_answers[memo] = answer
+    return answer
 
 
 def smaller_known_example(verdict: Verdict, plan: Plan, run: SubmissionRun,

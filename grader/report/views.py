@@ -22,7 +22,8 @@ def hidden_now(check, task, now: datetime.datetime | None = None) -> bool:
 
 
 def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: bool,
-               now: datetime.datetime | None = None) -> dict:
+               now: datetime.datetime | None = None, pictures: dict | None = None) -> dict:
+    """One check's view (``pictures``: ``student_view``'s)."""
     check = verdict.check
     render = catalogue.html if html else catalogue.text
     hidden = hidden_now(check, task, now)
@@ -62,7 +63,7 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
     picture = None
     # (a kit's sealed answers hold no visits to draw beside the student's)
     if not verdict.passed and not (hidden and for_student) and not verdict.facts.get("sealed"):
-        picture = picture_view(verdict.facts)
+        picture = shared_picture(verdict.facts, pictures)
     replays = None
     if verdict.facts.get("replays") and check.visibility == "visible":
         replays = {kind: f"{replay_stem(check)}.{kind}" for kind in ("html", "json")}
@@ -91,6 +92,18 @@ def check_view(verdict, task, catalogue: Catalogue, html: bool, for_student: boo
 def replay_stem(check) -> str:
     """Where a check's games are written beside the report, without the suffix."""
     return "replays/" + check.id.replace("/", ".")
+
+
+def shared_picture(facts: dict, pictures: dict | None) -> dict | None:
+    """``picture_view(facts)``, made once for all the views that share ``pictures`` (a dict
+    the caller keeps while it makes them): a student's three reports draw the same failed
+    searches, whether as text or HTML, and the templates only read a picture."""
+    if pictures is None:
+        return picture_view(facts)
+    made = pictures.get(id(facts))
+    if made is None or made[0] is not facts:
+        made = pictures[id(facts)] = (facts, picture_view(facts))
+    return made[1]
 
 
 def picture_view(facts: dict) -> dict | None:
@@ -209,9 +222,12 @@ def _quiescence_rule(game_spec: str) -> tuple | None:
 
 
 def student_view(result, course, catalogue: Catalogue, html: bool, for_student: bool = True,
-                 now: datetime.datetime | None = None, group: bool = True) -> dict:
+                 now: datetime.datetime | None = None, group: bool = True,
+                 pictures: dict | None = None) -> dict:
     """A student's page.  ``group`` says a shared failure once (pages); formats whose checks
-    stand alone (Gradescope's tests, JUnit's cases) keep every message whole."""
+    stand alone (Gradescope's tests, JUnit's cases) keep every message whole.  ``pictures``:
+    a dict shared by the views of one result, which then draw each failed search once
+    (``shared_picture``)."""
     tasks = []
     page_notes: list = []
     shown_tracebacks: set[str] = set()
@@ -225,7 +241,8 @@ def student_view(result, course, catalogue: Catalogue, html: bool, for_student: 
             continue
         order = {function: index for index, function in enumerate(task.functions)}
         verdicts = sorted(verdicts, key=lambda v: order.get(v.check.function, 0))
-        checks = [check_view(v, task, catalogue, html, for_student, now) for v in verdicts]
+        checks = [check_view(v, task, catalogue, html, for_student, now, pictures)
+                  for v in verdicts]
         notes = group_failures(checks, page_notes, catalogue, html) if group else []
         for check in checks:  # one traceback, one picture where many checks share a failure
             if check["traceback"] in shown_tracebacks:

@@ -39,10 +39,11 @@ def _ui(catalogue: Catalogue, html: bool):
     return ui
 
 
-def results_json(result, course, catalogue: Catalogue) -> dict:
+def results_json(result, course, catalogue: Catalogue, pictures: dict | None = None) -> dict:
     """Gradescope's results format; hidden checks keep their details here (Gradescope hides
-    them from students by ``visibility``)."""
-    view = student_view(result, course, catalogue, html=False, for_student=False, group=False)
+    them from students by ``visibility``).  ``pictures``: ``views.student_view``'s."""
+    view = student_view(result, course, catalogue, html=False, for_student=False, group=False,
+                        pictures=pictures)
     tests = []
     ui = _ui(catalogue, False)
     check_md = TEMPLATES.get_template("check.md.j2")
@@ -124,9 +125,11 @@ def render_student(result, course, catalogue: Catalogue, text_view: dict | None 
                    ) -> dict[str, str]:
     """A student's report files by name: results.json, feedback.md, feedback.html
     (``text_view``: the student's ``student_view(..., html=False)`` if already made)."""
-    data = results_json(result, course, catalogue)
-    md_view = text_view or student_view(result, course, catalogue, html=False)
-    html_view = student_view(result, course, catalogue, html=True)
+    pictures: dict = {}     # each failed search drawn once for the three files
+    data = results_json(result, course, catalogue, pictures)
+    md_view = text_view or student_view(result, course, catalogue, html=False,
+                                        pictures=pictures)
+    html_view = student_view(result, course, catalogue, html=True, pictures=pictures)
     return {
         "results.json": json.dumps(data, indent=2, ensure_ascii=False) + "\n",
         "feedback.md": TEMPLATES.get_template("feedback.md.j2").render(

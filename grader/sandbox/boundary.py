@@ -217,4 +217,20 @@ def _short(error: BaseException) -> str:
 
 def to_plain(struct) -> Any:
     """Plain dicts and lists for the checks (``None`` fields of error records left out)."""
+    if type(struct) is VisitLog:
+        return _log_dict(struct)
     return msgspec.to_builtins(struct)
+
+
+def _log_dict(log: VisitLog) -> dict:
+    """A visit log as ``msgspec.to_builtins`` gives it (the same keys in the same order,
+    ``rounds`` only when there are some), holding the very lists the decoder made rather
+    than copies: a submission's replies carry hundreds of logs (one per random tree), and
+    copying their lists of node names again cost as much as decoding them.  Nothing else
+    holds the reply once its observation is made."""
+    plain = {"visits": log.visits, "utility_calls": log.utility_calls,
+             "evaluate_calls": log.evaluate_calls, "foreign_states": log.foreign_states}
+    if log.rounds is not None:
+        plain["rounds"] = [{"visits": r.visits, "utility_calls": r.utility_calls,
+                            "evaluate_calls": r.evaluate_calls} for r in log.rounds]
+    return plain
