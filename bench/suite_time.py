@@ -4,6 +4,7 @@ as each was waited for), and its slowest tests.
 
     python bench/suite_time.py                 # as the README runs it: every core (-n auto)
     python bench/suite_time.py --workers 0     # serially, for comparison (about 20 minutes)
+    python bench/suite_time.py --cpu 25        # and the 25 files and tests of most CPU time
 
 The CPU time divided by the cores is the least wall time the suite can take on an idle
 machine with that many cores; on a shared machine the wall time is longer, so quote both.
@@ -14,10 +15,13 @@ One run of the suite takes minutes, so this script runs it once per call: altern
 from __future__ import annotations
 
 import argparse
+import collections
+import json
 import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,14 +37,24 @@ def main() -> int:
                         help="how many of the slowest test phases to print (default 15)")
     parser.add_argument("--log", type=Path,
                         help="also write pytest's whole output (failures with tracebacks) here")
+    parser.add_argument("--cpu", type=int, default=0, metavar="N",
+                        help="also print the N test files and the N tests that took the most "
+                             "CPU time, their own and their children's (bench/cpu_per_test.py)")
     parser.add_argument("pytest_args", nargs="*",
                         help="further arguments for pytest (e.g. a test file)")
     options = parser.parse_args()
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                "-n", options.workers, f"--durations={options.slowest}", *options.pytest_args]
+    environment = dict(os.environ)
+    per_test = tempfile.TemporaryDirectory(prefix="suite-cpu-")
+    if options.cpu:
+        command[3:3] = ["-p", "cpu_per_test"]
+        environment["PYTHONPATH"] = os.pathsep.join(
+            [str(ROOT / "bench"), *filter(None, [environment.get("PYTHONPATH")])])
+        environment["SUITE_CPU_DIR"] = per_test.name
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=environment)
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -52,11 +66,33 @@ def main() -> int:
         print("\n".join(lines[slowest:slowest + options.slowest + 1]))
     print("\n".join(line for line in lines if line.startswith(("FAILED", "ERROR"))))
     print(lines[-1] if lines else done.stderr)
+    if options.cpu:
+        print_cpu(Path(per_test.name), options.cpu)
+    per_test.cleanup()
     cores = os.cpu_count() or 1
     print(f"workers {options.workers}: wall {wall / 60:.1f} min, CPU {cpu / 60:.1f} min "
           f"(at least {cpu / 60 / cores:.1f} min of wall time on {cores} idle cores); "
           f"the machine's load average at the end {os.getloadavg()[0]:.1f}")
     return done.returncode
+
+
+def print_cpu(folder: Path, count: int) -> None:
+    """The files and tests of most CPU time (own + waited-for children), with wall time."""
+    rows = [row for file in sorted(folder.glob("*.json")) for row in json.loads(file.read_text())]
+    files: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0.0])
+    for test, own, children, wall in rows:
+        totals = files[test.split("::")[0]]
+        totals[0] += own
+        totals[1] += children
+        totals[2] += wall
+    print(f"CPU seconds of {len(rows)} tests: {sum(r[1] for r in rows):.0f} in the pytest "
+          f"workers, {sum(r[2] for r in rows):.0f} in the children they waited for")
+    print(" CPU   own  children  wall  file")
+    for name, (own, children, wall) in sorted(files.items(), key=lambda kv: -sum(kv[1][:2]))[:count]:
+        print(f"{own + children:5.1f} {own:5.1f} {children:8.1f} {wall:6.1f}  {name}")
+    print(" CPU   own  children  wall  test")
+    for test, own, children, wall in sorted(rows, key=lambda r: -(r[1] + r[2]))[:count]:
+        print(f"{own + children:5.1f} {own:5.1f} {children:8.1f} {wall:6.1f}  {test}")
 
 
 if __name__ == "__main__":
