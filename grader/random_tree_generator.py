@@ -36,19 +36,33 @@ class Shape:
 def generate(seed: int, count: int, shape: Shape = Shape()) -> list[dict]:
     """The trees of one seed (a new list each time; the trees are made once per process and
     must not be changed by callers)."""
-    return list(_generated(seed, count, shape))
+    return list(_trees(seed, count, shape))
+
+
+def generated_texts(seed: int, count: int, shape: Shape = Shape()) -> tuple:
+    """The canonical JSON texts (``grader.calls.canonical``) of ``generate``'s trees: what a
+    call sends of them, kept with the trees (encoding a course's 300 trees again was half of
+    planning a warm self-check)."""
+    return _generated(seed, count, shape)[1]
+
+
+def _trees(seed: int, count: int, shape: Shape) -> tuple:
+    return _generated(seed, count, shape)[0]
 
 
 @lru_cache(maxsize=64)
 def _generated(seed: int, count: int, shape: Shape) -> tuple:
+    """``(trees, their canonical texts)``, made once per process."""
     path, kept = _kept_trees(seed, count, shape)
     if kept is not None:
         return kept
+    from .calls import canonical
     rng = random.Random(seed)
     trees = tuple(_tree(rng, shape) for _ in range(count))
+    texts = tuple(canonical(tree) for tree in trees)
     if path is not None:
-        _keep_trees(path, trees)
-    return trees
+        _keep_trees(path, trees, texts)
+    return trees, texts
 
 
 # -- the trees kept in the cache folder beside the answers (grader/cache.py) -----------
@@ -57,7 +71,7 @@ def _generated(seed: int, count: int, shape: Shape) -> tuple:
 # A file is found by the digest of the seed, count and shape, this module's source and the
 # Python version, so that a change to how trees are drawn never finds an old file.
 
-TREES_FORM = "gametree-grader random trees 1"
+TREES_FORM = "gametree-grader random trees 2"
 KEEP_TREE_FILES = 64
 
 
@@ -81,19 +95,23 @@ def _kept_trees(seed: int, count: int, shape: Shape) -> tuple:
     kept = store.kept_json(path, TREES_FORM)
     if kept is None or kept.get("key") != key:
         return path, None
-    trees = kept.get("trees")
+    trees, texts = kept.get("trees"), kept.get("texts")
     if type(trees) is not list or len(trees) != count or not all(
             type(tree) is dict and type(tree.get("nodes")) is dict for tree in trees):
         return path, None
-    return path, tuple(trees)
+    if type(texts) is not list or len(texts) != count or not all(
+            type(text) is str for text in texts):
+        return path, None
+    return path, (tuple(trees), tuple(texts))
 
 
-def _keep_trees(path: Path, trees: tuple) -> None:
+def _keep_trees(path: Path, trees: tuple, texts: tuple) -> None:
     from . import cache as store
     import json
     key = path.name[len("trees-"):-len(".json")]
     try:
-        content = json.dumps({"format": TREES_FORM, "key": key, "trees": list(trees)},
+        content = json.dumps({"format": TREES_FORM, "key": key, "trees": list(trees),
+                              "texts": list(texts)},
                              allow_nan=False, separators=(",", ":")).encode()
     except ValueError:
         return

@@ -22,12 +22,11 @@ horizon.
 """
 
 from dataclasses import replace
-from functools import lru_cache
 
-from ..calls import Call, canonical
+from ..calls import Call
 from ..games.moves import is_move_of, type_mismatch
-from ..random_tree_generator import (Shape, generate, horizons, rounds_to_leaves, size, to_pacman,
-                                     to_yaml)
+from ..random_tree_generator import (Shape, generate, generated_texts, horizons, rounds_to_leaves,
+                                     size, to_pacman, to_yaml)
 from ..yamlsrc import parse_number
 from .verdict import failed, passed
 from .common import (GAME_ONLY_SEARCHES, SEARCH_FUNCTIONS, VECTOR_SEARCHES, VISITS_VARY,
@@ -219,17 +218,11 @@ def groups_of(check) -> list[tuple]:
     return sorted(by_horizon.items(), key=lambda group: (group[0] is not None, group[0] or 0))
 
 
-@lru_cache(maxsize=64)
-def _texts(seed: int, count: int, shape: Shape) -> tuple:
-    """The canonical JSON texts of one seed's trees, made once per process: the calls of a
-    check's functions (minimax, alpha-beta and negamax on the same trees) share them, and
-    encoding the 200 trees again for each was a third of planning a warm self-check."""
-    return tuple(canonical(spec) for spec in generate(seed, count, shape))
-
-
 def calls(task, check):
     specs = trees_of(check)
-    texts = _texts(check.option("seed"), check.option("trees"), shape_of(check))
+    # the trees' texts are made once per process (and kept with the trees): the calls of
+    # a check's functions (minimax, alpha-beta and negamax on the same trees) share them
+    texts = generated_texts(check.option("seed"), check.option("trees"), shape_of(check))
     total_time = float(check.option("time_limit"))
     result = []
     for horizon, indices in groups_of(check):
