@@ -21,6 +21,9 @@ top list of one warm run (the profiler slows pure-Python code down several times
 for proportions, not seconds).
 
     python bench/selfcheck.py [--runs 9] [--sandbox auto] [--top 15] [--checkout /tmp/before]
+                              [--courses all|bundled]
+
+``--courses bundled`` times the bundled course alone (a few minutes less on a busy machine).
 
 Bytecode is written (``PYTHONDONTWRITEBYTECODE`` is removed for the runs) and one unmeasured
 run comes first, as on an installed grader.  Run it on a quiet machine: wall time counts
@@ -256,6 +259,8 @@ def main() -> None:
     parser.add_argument("--checkout", type=Path, help="another checkout (e.g. the commit before "
                         "the cache, from git archive or a worktree) timed as 'before' (warm) and "
                         "'before cold', on this checkout's courses")
+    parser.add_argument("--courses", choices=("all", "bundled"), default="all",
+                        help="every course, or the bundled course alone [all]")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-selfcheck-") as scratch:
         scratch = Path(scratch)
@@ -277,6 +282,8 @@ def main() -> None:
                    "66 Pacman-style tree tests (q2, q3), multi-agent/korrekt":
                        (scratch / "q2+q3", MULTI_AGENT_STUDENT,
                         autograder_command(MULTI_AGENT_STUDENT, tests))}
+        if args.courses == "bundled":
+            courses = dict(list(courses.items())[:1])
         print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
               f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
@@ -318,6 +325,7 @@ def main() -> None:
         print(f"\ncProfile of one warm check (top {args.top} by cumulative time among the "
               "grader's, Jinja's, YAML's and rich's functions, then by own time):")
         print(profile_top(command, environment(warm_cache), args.top))
+        print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
