@@ -62,15 +62,19 @@ class AnswerBook:
         if key not in self._variants:
             # filed by a digest: a random-tree call's key is some 300 kB of text
             shared = (hashlib.sha256(key[0].encode()).hexdigest(), mistake)
+            filed = hashlib.sha256(f"{mistake}\0{shared[0]}".encode()).hexdigest()
+            stored = self._stored_variant(filed)
+            found = _VARIANTS_OF_PROCESS.get(shared, stored)
+            if found is None:
+                found = variant_answers(call, mistake)
             if shared not in _VARIANTS_OF_PROCESS:
                 if len(_VARIANTS_OF_PROCESS) >= VARIANTS_KEPT:
                     _VARIANTS_OF_PROCESS.clear()
-                filed = hashlib.sha256(f"{mistake}\0{shared[0]}".encode()).hexdigest()
-                found = self._stored_variant(filed)
-                if found is None:
-                    found = self._new_variants[filed] = variant_answers(call, mistake)
                 _VARIANTS_OF_PROCESS[shared] = found
-            self._variants[key] = _VARIANTS_OF_PROCESS[shared]
+            if stored is None and self._variant_cache is not None:
+                # computed here or by another book of this process: this cache keeps it too
+                self._new_variants[filed] = found
+            self._variants[key] = found
         return self._variants[key]
 
     def _stored_variant(self, filed: str) -> list[dict] | None:
