@@ -105,7 +105,7 @@ class AnswerBook:
             if self._cache.save(known):
                 self._stored, self._computed = known, False
         if self._new_variants:
-            known = {**(self._stored_variants or self._variant_cache.load()),
-                     **self._new_variants}
+            # (a book asked for a variant has read the file: ``_stored_variant``)
+            known = {**self._stored_variants, **self._new_variants}
             if self._variant_cache.save(known):
                 self._stored_variants, self._new_variants = known, {}
