@@ -30,15 +30,22 @@ def test_a_compiled_template_of_ours_is_read_back(tmp_path):
     assert cache.get_bucket(environment, "t.j2", None, source).code is not None
 
 
+def refused_when_others_could_write_it_or_a_link_stands_in(bucket_of, path, own_mode, spare):
+    """A compiled template that others could write is not read, nor one behind a link in its
+    place, even to a file of ours (``spare``: where the real file goes meanwhile)."""
+    os.chmod(path, 0o666)
+    assert bucket_of().code is None
+    os.chmod(path, own_mode)
+    os.rename(path, spare)
+    os.symlink(spare, path)
+    assert bucket_of().code is None
+
+
 def test_a_compiled_template_others_could_write_is_not_read(tmp_path):
     cache, environment, source, path = cached_bucket(tmp_path)
-    os.chmod(path, 0o666)
-    assert cache.get_bucket(environment, "t.j2", None, source).code is None
-    # A link in its place is not followed, even to a file of ours.
-    os.chmod(path, 0o600)
-    os.rename(path, tmp_path / "real")
-    os.symlink(tmp_path / "real", path)
-    assert cache.get_bucket(environment, "t.j2", None, source).code is None
+    refused_when_others_could_write_it_or_a_link_stands_in(
+        lambda: cache.get_bucket(environment, "t.j2", None, source), path, 0o600,
+        tmp_path / "real")
 
 
 def test_the_pages_are_the_same_compiled_afresh_or_read_from_the_cache(tmp_path):
@@ -138,12 +145,9 @@ def test_an_empty_cache_folder_reads_the_templates_compiled_beside_the_package(t
 
 def test_a_template_compiled_beside_the_package_that_others_could_write_is_not_read(tmp_path):
     reader, environment, source, path = shipped_bucket(tmp_path)
-    os.chmod(path, 0o666)
-    assert reader.get_bucket(environment, "t.j2", None, source).code is None
-    os.chmod(path, 0o644)
-    os.rename(path, tmp_path / "real")
-    os.symlink(tmp_path / "real", path)
-    assert reader.get_bucket(environment, "t.j2", None, source).code is None
+    refused_when_others_could_write_it_or_a_link_stands_in(
+        lambda: reader.get_bucket(environment, "t.j2", None, source), path, 0o644,
+        tmp_path / "real")
     os.unlink(path)
     os.rename(tmp_path / "real", path)
     assert reader.get_bucket(environment, "t.j2", None, source).code is not None
