@@ -154,11 +154,17 @@ class KalahRules(PathNames, NoisyRules):
         return [pit for pit in self.pits_of(player) if board[pit] > 0]
 
     def result(self, state, action):
-        legal = self.actions(state)
-        if action not in legal:
-            raise ValueError(f"{action!r} is not a legal move in {state!r}: {state[1]} may "
-                             f"sow from {legal!r} (the non-empty pits of "
-                             f"{state[1]}'s side, numbered counter-clockwise from 0)")
+        # a sown pit of the mover's in a game not over is legal without listing the moves
+        # (every node a search makes asks); anything else, a foreign state too, is judged
+        # by ``actions`` as it always was, with the same errors
+        try:
+            board, player = state
+            legal = (type(action) is int and action in self._pits[player]
+                     and board[action] > 0 and not self._ended(board))
+        except Exception:
+            legal = False
+        if not legal:
+            self._refuse(state, action)
         board, player = list(state[0]), state[1]
         last = self.sow(board, action, player)
         if self._captures(board, last, player):
@@ -172,6 +178,15 @@ class KalahRules(PathNames, NoisyRules):
                     board[self.store_of(owner)] += board[pit]
                     board[pit] = 0
         return (tuple(board), following)
+
+    def _refuse(self, state, action):
+        """Raise for an ``action`` that ``actions`` does not list in ``state``, naming those
+        it lists."""
+        legal = self.actions(state)
+        if action not in legal:
+            raise ValueError(f"{action!r} is not a legal move in {state!r}: {state[1]} may "
+                             f"sow from {legal!r} (the non-empty pits of "
+                             f"{state[1]}'s side, numbered counter-clockwise from 0)")
 
     def _captures(self, board, last, player):
         """Whether a sowing by ``player`` that ended in ``last`` (``board`` sown) captures."""
