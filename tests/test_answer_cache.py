@@ -133,6 +133,21 @@ def test_the_encoding_keeps_what_json_cannot_say():
     same_in_type_and_value(decode(dumps(value)), value)
 
 
+def test_the_answers_file_reads_back_what_was_written_in_type_and_value():
+    """The file's text is written by msgspec's encoder and read by json's: every number comes
+    back as the same int or float (the edges of floats and ints too), every text as it was."""
+    import random
+    draw = random.Random(28)
+    value = {"tuple": (1, "a", (2.5, None)), "int keys": {1: "one"}, "$": "dollar",
+             "floats": [1.0, -0.0, 1e300, 1e16, 5e-324, 0.1, 2.0 ** 60, -1.5e-7]
+             + [draw.uniform(-1e9, 1e9) for _ in range(200)]
+             + [draw.random() * 10.0 ** draw.randint(-300, 300) for _ in range(200)],
+             "ints": [10**40, -(10**40), 2**64, -(2**63) - 1, 0], "non-finite": [math.inf],
+             "text": "ä\u2028\x00\"$\\ \U0001f600", "bools": [True, False, None]}
+    written = answers_cache.encoded({"digest": [value]})
+    same_in_type_and_value(decode(written), {"digest": [value]})
+
+
 @pytest.mark.parametrize("value", [{"a set": {1, 2}}, [type("Tagged", (str,), {})("A")],
                                    {"bytes": b"x"}])
 def test_a_value_it_cannot_bring_back_exactly_is_not_stored(cache_folder, value):
