@@ -266,6 +266,63 @@ def test_the_key_follows_the_task_files(tmp_path):
     assert course_key(load_course(copy)) != before
 
 
+def answered_then_edited(tmp_path, old: str, new: str):
+    """The bundled course's visible answers computed and kept, then its task file edited
+    (``old`` -> ``new``) in place, as an instructor edits it: ``(before, after)``."""
+    copy = tmp_path / "edited" / "blatt3.yaml"
+    copy.parent.mkdir()
+    text = (ROOT / "tasks" / "blatt3.yaml").read_text()
+    assert old in text
+    copy.write_text(text)
+    before = load_course(copy)
+    prepare(before, only_visible=True, answers=AnswerBook.for_course(before))
+    kept = AnswerCache.for_course(before)
+    assert kept.load()
+    copy.write_text(text.replace(old, new, 1))
+    after = load_course(copy)
+    assert course_key(after) != kept.key
+    return kept, after
+
+
+def computing_counted(monkeypatch) -> list:
+    """The functions whose reference answers are computed from now on, in order."""
+    computed, compute = [], grader.answers.book.answer_call
+    monkeypatch.setattr(grader.answers.book, "answer_call",
+                        lambda call: computed.append(call.function) or compute(call))
+    return computed
+
+
+def test_an_edited_task_file_takes_the_unchanged_calls_answers_from_its_earlier_version(
+        tmp_path, monkeypatch):
+    """Its key changes, so its own file is not found; the answers of the calls the edit left
+    alone come from the earlier version's file, the others (the random-tree check whose seed
+    changed) are computed; each equals what the reference computes, in type and value."""
+    kept, after = answered_then_edited(tmp_path, "seed: 2026,", "seed: 2027,")
+    plan = prepare(after, only_visible=True)[0]
+    changed = [call for call in plan.calls
+               if AnswerCache.digest(call.key()) not in kept.load()]
+    assert changed and len(changed) < len(plan.calls)
+    with monkeypatch.context() as patched:
+        computed = computing_counted(patched)
+        plan, book = prepare(after, only_visible=True, answers=AnswerBook.for_course(after))
+    assert computed == [call.function for call in changed]
+    fresh = AnswerBook()
+    for call in plan.calls:
+        same_in_type_and_value(book[call], fresh[call], call.function)
+    assert len(AnswerCache.for_course(after).load()) == len(plan.calls), \
+        "the edited version's file holds all its answers"
+
+
+def test_a_file_computed_with_other_sources_lends_no_answers(tmp_path, monkeypatch):
+    """An earlier version's file of other answer sources (a grader upgrade) is no lineage of
+    the edited course: every answer is computed."""
+    _, after = answered_then_edited(tmp_path, "seed: 2026,", "seed: 2027,")
+    monkeypatch.setattr(answers_cache, "sources_digest", lambda: "0" * 64)
+    computed = computing_counted(monkeypatch)
+    plan, _ = prepare(after, only_visible=True, answers=AnswerBook.for_course(after))
+    assert len(computed) == len(plan.calls)
+
+
 def copied_sources(tmp_path, monkeypatch) -> dict:
     roots = {name: tmp_path / "src" / name for name in answers_cache.PACKAGES}
     shutil.copytree(ROOT / "grader", roots["grader"],

@@ -6,6 +6,14 @@ grader modules they import, followed through the import statements, see ``answer
 and the Python version.  Change any of them and the key changes, so a stale answer is never
 found.  Inside the file, answers are filed by the hash of their call's key (``Call.key``).
 
+A call's key holds everything its answer is computed from besides those sources and Python
+(the tree or position, the depth, the cut rule, the model solution, a course's own game's
+source, a heuristic table).  So when a course's key is not found (a task file was edited),
+the answers of the newest file of the same *lineage* (the same sources, Python and task-file
+names: an earlier version of the course) are taken for the calls whose key is unchanged, and
+only the others are computed (``AnswerCache.load_earlier``): editing one task no longer
+computes every random tree's answers again.
+
 What this module must never do:
 
 * execute anything it reads: the file is JSON (never pickle), parsed without ``NaN`` or
@@ -36,6 +44,7 @@ PREFIX, SUFFIX = "answers-", ".json"
 VARIANTS_PREFIX = "variants-"          # the catalogue's faulty variants' answers (``variants``)
 MAX_FILE_BYTES = 256 * 1024 * 1024     # a file this large is not ours to read
 KEEP_FILES = 20                        # cache files kept (newest first); older ones go
+EARLIER_TRIED = 5                      # files looked at for an earlier version (load_earlier)
 
 # Where the answers are computed (and kept): every module of these packages, and the modules
 # they import, found from their sources.  The games are among them whole: the answers are
@@ -120,6 +129,13 @@ def answer_sources() -> list[Path]:
 
 def course_key(course) -> str:
     """The cache key of a course's answers (hex SHA-256; see the module docstring)."""
+    return _keys(course)[0]
+
+
+def _keys(course) -> tuple[str, str]:
+    """``(key, lineage)``: the course's key, and what its files' earlier versions share with
+    it (the sources, Python and the task files' names, not their contents)."""
+    sources = sources_digest()
     digest = hashlib.sha256(FORMAT.encode())
     digest.update(f"\0python {sys.version}\0{sys.implementation.cache_tag}\0".encode())
 
@@ -128,8 +144,11 @@ def course_key(course) -> str:
         digest.update(content)
     for file in course.files:
         add("task", Path(file).read_bytes())
-    add("sources", sources_digest().encode())
-    return digest.hexdigest()
+    add("sources", sources.encode())
+    lineage = hashlib.sha256(json.dumps(
+        [FORMAT, "lineage", sys.version, sys.implementation.cache_tag, sources,
+         [Path(file).name for file in course.files]]).encode()).hexdigest()
+    return digest.hexdigest(), lineage
 
 
 def _sources_digest_computed() -> str:
@@ -241,8 +260,12 @@ def encoded(answers) -> bytes:
 class AnswerCache:
     """The cache file of one key: ``load`` what is there, ``save`` what is known."""
 
-    def __init__(self, folder: Path, key: str, prefix: str = PREFIX):
+    def __init__(self, folder: Path, key: str, prefix: str = PREFIX,
+                 lineage: str | None = None):
+        """``lineage``: what the files of the course's earlier versions share with this one
+        (``_keys``), written into the file's header; None: no earlier file is looked for."""
         self.folder, self.key, self.prefix = Path(folder), key, prefix
+        self.lineage = lineage
         self.path = self.folder / f"{prefix}{key}{SUFFIX}"
 
     def variants(self) -> "AnswerCache":
@@ -262,9 +285,10 @@ class AnswerCache:
         if not enabled():
             return None
         try:
-            return cls(cache_dir(), course_key(course))
+            key, lineage = _keys(course)
         except (OSError, ValueError):
             return None
+        return cls(cache_dir(), key, lineage=lineage)
 
     def load(self) -> dict[str, list]:
         """Call digest -> answers, or {} when the file is absent or not to be trusted."""
@@ -289,14 +313,42 @@ class AnswerCache:
             return {}
         return answers
 
+    def load_earlier(self) -> dict[str, list]:
+        """The answers of the newest other file of this one's lineage (an earlier version of
+        the course's task files, computed with the same sources and Python), as ``load``
+        reads them, or {}.  Only the newest ``EARLIER_TRIED`` files are looked at, and only
+        their first line unless it names this lineage."""
+        if self.lineage is None:
+            return {}
+        found = []
+        for path in self.folder.glob(f"{self.prefix}*{SUFFIX}"):
+            if path != self.path:
+                try:
+                    found.append((path.stat().st_mtime, path))
+                except OSError:
+                    pass
+        for _, path in sorted(found, reverse=True)[:EARLIER_TRIED]:
+            meta = _header(path)
+            if meta is None or meta.get("lineage") != self.lineage \
+                    or type(meta.get("key")) is not str:
+                continue
+            earlier = AnswerCache(self.folder, meta["key"], self.prefix, self.lineage)
+            if earlier.path == path:    # the key its header names is the one of its name
+                answers = earlier.load()
+                if answers:
+                    return answers
+        return {}
+
     def save(self, answers: dict[str, list]) -> bool:
         """Write ``answers`` (call digest -> answers) atomically; False if it could not be."""
         try:
             payload = encoded(answers)
         except (Unencodable, ValueError, RecursionError):
             return False
-        header = json.dumps({"format": FORMAT, "key": self.key,
-                             "digest": hashlib.sha256(payload).hexdigest()}).encode()
+        meta = {"format": FORMAT, "key": self.key}
+        if self.lineage is not None:
+            meta["lineage"] = self.lineage
+        header = json.dumps({**meta, "digest": hashlib.sha256(payload).hexdigest()}).encode()
         try:
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             if not ours(os.stat(self.folder)):
@@ -313,3 +365,17 @@ class AnswerCache:
         prune(self.folder, f"{self.prefix}*{SUFFIX}", KEEP_FILES)
 
 
+HEADER_BYTES = 4096     # a header is one short line of JSON
+
+
+def _header(path: Path) -> dict | None:
+    """The header (first line) of a cache file of ours that nobody else can write, or None."""
+    try:
+        with open(path, "rb") as handle:
+            if not ours(os.fstat(handle.fileno())):
+                return None
+            line = handle.readline(HEADER_BYTES)
+        meta = json.loads(line, parse_constant=refuse_constant)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return meta if type(meta) is dict and meta.get("format") == FORMAT else None
