@@ -383,6 +383,26 @@ def test_the_sources_digest_is_kept_by_their_metadata_and_found_again(
     assert answers_cache.sources_digest() == fresh
 
 
+def test_a_new_install_of_the_same_sources_finds_their_digest_by_content(
+        tmp_path, monkeypatch, course):
+    """A CI runner installs the grader into a new virtual environment each run (new inodes
+    and times) and keeps the cache folder: the digest is found by the files' contents
+    without scanning them, and an edit of their contents is scanned again."""
+    monkeypatch.setattr(answers_cache, "RACY_SECONDS", -3600.0)   # the copies count as old
+    copied_sources(tmp_path / "first", monkeypatch)
+    computed = answers_cache.sources_digest()
+    roots = copied_sources(tmp_path / "second", monkeypatch)
+    scanning = answers_cache.answer_sources
+    with monkeypatch.context() as patched:
+        patched.setattr(answers_cache, "answer_sources",
+                        lambda: pytest.fail("scanned again"))
+        assert answers_cache.sources_digest() == computed
+    assert answers_cache.answer_sources is scanning
+    search = roots["reference"] / "minimax.py"
+    search.write_text(search.read_text().replace("return", "retUrn", 1))
+    assert answers_cache.sources_digest() != computed
+
+
 def test_sources_changed_just_now_are_not_kept(tmp_path, monkeypatch, course):
     copied_sources(tmp_path, monkeypatch)    # every copy is younger than RACY_SECONDS
     course_key(course)

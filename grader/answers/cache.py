@@ -175,7 +175,9 @@ def sources_digest() -> str:
     some 80 files (about 11 ms of a self-check); the fingerprint is a listing of their
     metadata.  Any edit changes a file's change time, so its fingerprint; a digest is not
     kept while a file is younger than ``RACY_SECONDS``, since a second edit within the
-    clock's granularity could leave every time as it was."""
+    clock's granularity could leave every time as it was.  Where the fingerprint is new
+    (a new install: new inodes and times), the digest is also found under a fingerprint of
+    the files' contents (``_contents_fingerprint``)."""
     import time
     listing, newest = [], 0
     for package, root in sorted(_package_dirs().items()):
@@ -202,7 +204,22 @@ def sources_digest() -> str:
             kept = None
         if _digest_in(kept):
             return kept["digest"]
-    digest = _sources_digest_computed()
+    # by the files' contents too: a new install of the same grader (a CI runner's new virtual
+    # environment each run, with the cache folder kept) has new inodes and times, and would
+    # scan the sources again on every run
+    by_content = private_folder(SOURCES_BY_CONTENT)
+    contents = _contents_fingerprint() if by_content is not None else None
+    kept = kept_json(by_content / f"{contents}.json", FORMAT) if contents else None
+    if _digest_in(kept):
+        digest = kept["digest"]
+    else:
+        digest = _sources_digest_computed()
+        # kept only if no file changed while it was computed (read again: the same bytes)
+        if contents is not None and newest < (time.time() - RACY_SECONDS) * 1e9 \
+                and _contents_fingerprint() == contents:
+            if keep(by_content / f"{contents}.json",
+                    json.dumps({"format": FORMAT, "digest": digest}).encode()):
+                prune(by_content, "*.json", KEEP_FILES)
     if path is not None and newest < (time.time() - RACY_SECONDS) * 1e9:
         content = json.dumps({"format": FORMAT, "digest": digest}).encode()
         if keep(path, content):
@@ -211,6 +228,26 @@ def sources_digest() -> str:
         if shipped is not None and keep_shipped(shipped / path.name, content):
             prune(shipped, "*.json", KEEP_FILES)
     return digest
+
+
+SOURCES_BY_CONTENT = "sources-by-content"
+
+
+def _contents_fingerprint() -> str | None:
+    """The SHA-256 of every module file of the packages, place and content (which of them
+    the answers are computed with follows from these alone), or None where one cannot be
+    read.  Reading them is a fifth of scanning the answer sources' imports."""
+    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
+    try:
+        for package, root in sorted(_package_dirs().items()):
+            for name in sorted(name for name, _ in _module_files(root)):
+                content = (root / name).read_bytes()
+                digest.update(f"{package}/{name}\0{len(content)}\0".encode(
+                    "utf-8", "surrogateescape"))
+                digest.update(content)
+    except OSError:
+        return None
+    return digest.hexdigest()
 
 
 def _digest_in(kept) -> bool:
