@@ -2,8 +2,9 @@
 of the whole command (a fresh interpreter each run) and its CPU time, without the answer cache
 (``--no-cache``: as before the cache), with a cold one (a new, empty ``GRADER_CACHE_DIR`` each
 run: computed and stored; what the grader keeps beside its package from an earlier run is
-there), a cold one on a new install (that removed too, as after an upgrade) and a warm one,
-side by side (the four alternate within each round), on
+there), a cold one on a new install (that removed too, as after an upgrade), a warm one and
+the first one after a task file was edited (a warm cache folder of the course before the
+edit), side by side (the five alternate within each round), on
 
 * the bundled course (``tasks/``, ``submissions/korrekt``);
 * courses imported with ``grader import-trees`` from tree tests in the Pacman multi-agent
@@ -78,7 +79,7 @@ def timed(command: list[str], env: dict, cwd: Path = ROOT) -> tuple[float, float
     return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-MODES = ("no cache", "cold", "new install", "warm")
+MODES = ("no cache", "cold", "new install", "warm", "edited")
 # What the grader keeps beside its package (grader.cache.shipped_folder: what it compiles from
 # its own files alone); ``new install`` removes them before each run, as after an upgrade.
 SHIPPED = ("report/__pycache__/templates", "report/__pycache__/documents",
@@ -92,6 +93,23 @@ def new_install(checkout: Path = ROOT) -> None:
         shutil.rmtree(checkout / "grader" / folder, ignore_errors=True)
 
 
+def edited_copy(course: Path, folder: Path) -> Path:
+    """A copy of ``course`` (a task file or a folder of them) in ``folder``, its files named
+    as they were, one of them edited (a comment added), as an instructor edits a task file:
+    its answer cache's key is a new one."""
+    import shutil
+    folder.mkdir(parents=True)
+    if course.is_file():
+        files = [Path(shutil.copyfile(course, folder / course.name))]
+        copy = files[0]
+    else:
+        copy = Path(shutil.copytree(course, folder / course.name))
+        files = sorted(copy.rglob("*.yaml"))
+    with open(files[0], "a", encoding="utf-8") as edited:
+        edited.write(f"\n# edited ({folder.name})\n")
+    return copy
+
+
 def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
             checkout: Path | None = None, others: dict | None = None) -> dict:
     """Median (wall, CPU) seconds per mode; the modes alternate within each round.  ``cold``:
@@ -99,9 +117,11 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
     before (what it keeps beside its package is there); ``new install``: the same, with
     nothing beside the package either (the first check after an upgrade or a fresh
     install); ``warm``: the folder a
-    first, unmeasured run filled; ``no cache``: ``--no-cache`` (computed, not stored);
-    ``before``, ``before cold``: the grader of ``checkout``, run in that folder, with a warm
-    and with a new, empty cache folder; ``others``: more
+    first, unmeasured run filled; ``edited``: a folder a first, unmeasured run filled, on
+    the course with one task file edited (a comment added, a new edit each run: the first
+    check after an instructor's edit); ``no cache``: ``--no-cache`` (computed, not stored);
+    ``before``, ``before cold``, ``before edited``: the grader of ``checkout``, run in that
+    folder, with a warm, a new, empty and an edited course's cache folder; ``others``: more
     commands (name -> argv) timed in the same alternation."""
     warm_cache = scratch / "warm-cache"
     command = check_command(course, student, scratch / "out", sandbox)
@@ -111,6 +131,14 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
              "new install": lambda run: (new_install(), timed(command, environment(
                  scratch / f"new-install-cache-{run}")))[1],
              "warm": lambda run: timed(command, environment(warm_cache))}
+    edited_cache = scratch / "edited-cache"
+    timed(command, environment(edited_cache))
+
+    def edited(run: int, argv: list, cache: Path, cwd: Path = ROOT):
+        copy = edited_copy(course, scratch / f"edited-{cwd.name}-{run}")
+        return timed([*argv[:argv.index("--tasks") + 1], str(copy),
+                      *argv[argv.index("--tasks") + 2:]], environment(cache), cwd=cwd)
+    modes["edited"] = lambda run: edited(run, command, edited_cache)
     if checkout is not None:
         before = check_command(course, student, scratch / "out-before", sandbox)
         before_cache = scratch / "before-warm-cache"
@@ -118,6 +146,10 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
         modes["before"] = lambda run: timed(before, environment(before_cache), cwd=checkout)
         modes["before cold"] = lambda run: timed(before, environment(
             scratch / f"before-cold-cache-{run}"), cwd=checkout)
+        before_edited_cache = scratch / "before-edited-cache"
+        timed(before, environment(before_edited_cache), cwd=checkout)
+        modes["before edited"] = lambda run: edited(run, before, before_edited_cache,
+                                                    checkout)
     for name, other in (others or {}).items():
         timed(other, environment(None))
         modes[name] = lambda run, other=other: timed(other, environment(None))
@@ -287,7 +319,8 @@ def main() -> None:
         print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
               f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
-        modes = (*MODES, "before", "before cold") if args.checkout else MODES
+        modes = (*MODES, "before", "before cold", "before edited") if args.checkout \
+            else MODES
         print(f"{'':58s} " + " ".join(f"{mode:>16s}" for mode in (*modes, "autograder"))
               + f" {'no cache/warm':>14s} {'warm/autograder':>16s}")
         print(f"{'':58s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in (*modes, 0)))

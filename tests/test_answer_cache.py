@@ -133,6 +133,21 @@ def test_the_encoding_keeps_what_json_cannot_say():
     same_in_type_and_value(decode(dumps(value)), value)
 
 
+def test_the_answers_file_reads_back_what_was_written_in_type_and_value():
+    """The file's text is written by msgspec's encoder and read by json's: every number comes
+    back as the same int or float (the edges of floats and ints too), every text as it was."""
+    import random
+    draw = random.Random(28)
+    value = {"tuple": (1, "a", (2.5, None)), "int keys": {1: "one"}, "$": "dollar",
+             "floats": [1.0, -0.0, 1e300, 1e16, 5e-324, 0.1, 2.0 ** 60, -1.5e-7]
+             + [draw.uniform(-1e9, 1e9) for _ in range(200)]
+             + [draw.random() * 10.0 ** draw.randint(-300, 300) for _ in range(200)],
+             "ints": [10**40, -(10**40), 2**64, -(2**63) - 1, 0], "non-finite": [math.inf],
+             "text": "ä\u2028\x00\"$\\ \U0001f600", "bools": [True, False, None]}
+    written = answers_cache.encoded({"digest": [value]})
+    same_in_type_and_value(decode(written), {"digest": [value]})
+
+
 @pytest.mark.parametrize("value", [{"a set": {1, 2}}, [type("Tagged", (str,), {})("A")],
                                    {"bytes": b"x"}])
 def test_a_value_it_cannot_bring_back_exactly_is_not_stored(cache_folder, value):
@@ -251,6 +266,63 @@ def test_the_key_follows_the_task_files(tmp_path):
     assert course_key(load_course(copy)) != before
 
 
+def answered_then_edited(tmp_path, old: str, new: str):
+    """The bundled course's visible answers computed and kept, then its task file edited
+    (``old`` -> ``new``) in place, as an instructor edits it: ``(before, after)``."""
+    copy = tmp_path / "edited" / "blatt3.yaml"
+    copy.parent.mkdir()
+    text = (ROOT / "tasks" / "blatt3.yaml").read_text()
+    assert old in text
+    copy.write_text(text)
+    before = load_course(copy)
+    prepare(before, only_visible=True, answers=AnswerBook.for_course(before))
+    kept = AnswerCache.for_course(before)
+    assert kept.load()
+    copy.write_text(text.replace(old, new, 1))
+    after = load_course(copy)
+    assert course_key(after) != kept.key
+    return kept, after
+
+
+def computing_counted(monkeypatch) -> list:
+    """The functions whose reference answers are computed from now on, in order."""
+    computed, compute = [], grader.answers.book.answer_call
+    monkeypatch.setattr(grader.answers.book, "answer_call",
+                        lambda call: computed.append(call.function) or compute(call))
+    return computed
+
+
+def test_an_edited_task_file_takes_the_unchanged_calls_answers_from_its_earlier_version(
+        tmp_path, monkeypatch):
+    """Its key changes, so its own file is not found; the answers of the calls the edit left
+    alone come from the earlier version's file, the others (the random-tree check whose seed
+    changed) are computed; each equals what the reference computes, in type and value."""
+    kept, after = answered_then_edited(tmp_path, "seed: 2026,", "seed: 2027,")
+    plan = prepare(after, only_visible=True)[0]
+    changed = [call for call in plan.calls
+               if AnswerCache.digest(call.key()) not in kept.load()]
+    assert changed and len(changed) < len(plan.calls)
+    with monkeypatch.context() as patched:
+        computed = computing_counted(patched)
+        plan, book = prepare(after, only_visible=True, answers=AnswerBook.for_course(after))
+    assert computed == [call.function for call in changed]
+    fresh = AnswerBook()
+    for call in plan.calls:
+        same_in_type_and_value(book[call], fresh[call], call.function)
+    assert len(AnswerCache.for_course(after).load()) == len(plan.calls), \
+        "the edited version's file holds all its answers"
+
+
+def test_a_file_computed_with_other_sources_lends_no_answers(tmp_path, monkeypatch):
+    """An earlier version's file of other answer sources (a grader upgrade) is no lineage of
+    the edited course: every answer is computed."""
+    _, after = answered_then_edited(tmp_path, "seed: 2026,", "seed: 2027,")
+    monkeypatch.setattr(answers_cache, "sources_digest", lambda: "0" * 64)
+    computed = computing_counted(monkeypatch)
+    plan, _ = prepare(after, only_visible=True, answers=AnswerBook.for_course(after))
+    assert len(computed) == len(plan.calls)
+
+
 def copied_sources(tmp_path, monkeypatch) -> dict:
     roots = {name: tmp_path / "src" / name for name in answers_cache.PACKAGES}
     shutil.copytree(ROOT / "grader", roots["grader"],
@@ -309,6 +381,26 @@ def test_the_sources_digest_is_kept_by_their_metadata_and_found_again(
         planted.write_text(planted.read_text().replace(fresh, "0" * 64))
         planted.chmod(0o666)
     assert answers_cache.sources_digest() == fresh
+
+
+def test_a_new_install_of_the_same_sources_finds_their_digest_by_content(
+        tmp_path, monkeypatch, course):
+    """A CI runner installs the grader into a new virtual environment each run (new inodes
+    and times) and keeps the cache folder: the digest is found by the files' contents
+    without scanning them, and an edit of their contents is scanned again."""
+    monkeypatch.setattr(answers_cache, "RACY_SECONDS", -3600.0)   # the copies count as old
+    copied_sources(tmp_path / "first", monkeypatch)
+    computed = answers_cache.sources_digest()
+    roots = copied_sources(tmp_path / "second", monkeypatch)
+    scanning = answers_cache.answer_sources
+    with monkeypatch.context() as patched:
+        patched.setattr(answers_cache, "answer_sources",
+                        lambda: pytest.fail("scanned again"))
+        assert answers_cache.sources_digest() == computed
+    assert answers_cache.answer_sources is scanning
+    search = roots["reference"] / "minimax.py"
+    search.write_text(search.read_text().replace("return", "retUrn", 1))
+    assert answers_cache.sources_digest() != computed
 
 
 def test_sources_changed_just_now_are_not_kept(tmp_path, monkeypatch, course):

@@ -37,6 +37,9 @@ class AnswerBook:
         self._cache = cache
         self._stored: dict[str, list[dict]] = cache.load() if cache is not None else {}
         self._computed = False       # something the cache does not hold yet
+        # an earlier version's answers (AnswerCache.load_earlier), read when a call is first
+        # not found in this key's file
+        self._earlier: dict[str, list[dict]] | None = None
         # the variants' answers, in their own file, read when a variant is first asked for
         self._variant_cache = cache.variants() if cache is not None else None
         self._stored_variants: dict[str, list[dict]] | None = None
@@ -89,9 +92,22 @@ class AnswerBook:
         if key not in self._answers:
             stored = self._stored.get(self._cache.digest(key)) if self._stored else None
             if stored is None:
-                stored, self._computed = answer_call(call), True
+                stored = self._earlier_answer(key)
+                if stored is None:
+                    stored = answer_call(call)
+                self._computed = True
             self._answers[key] = stored
         return self._answers[key]
+
+    def _earlier_answer(self, key: str) -> list[dict] | None:
+        """The answers of the call of ``key`` in the file of an earlier version of the
+        course's task files (the same call, so the same answers: see ``grader.answers.cache``),
+        or None."""
+        if self._cache is None:
+            return None
+        if self._earlier is None:
+            self._earlier = self._cache.load_earlier()
+        return self._earlier.get(self._cache.digest(key))
 
     def save(self) -> None:
         """Store the answers computed so far in the cache (with those it held already), and

@@ -6,6 +6,14 @@ grader modules they import, followed through the import statements, see ``answer
 and the Python version.  Change any of them and the key changes, so a stale answer is never
 found.  Inside the file, answers are filed by the hash of their call's key (``Call.key``).
 
+A call's key holds everything its answer is computed from besides those sources and Python
+(the tree or position, the depth, the cut rule, the model solution, a course's own game's
+source, a heuristic table).  So when a course's key is not found (a task file was edited),
+the answers of the newest file of the same *lineage* (the same sources, Python and task-file
+names: an earlier version of the course) are taken for the calls whose key is unchanged, and
+only the others are computed (``AnswerCache.load_earlier``): editing one task no longer
+computes every random tree's answers again.
+
 What this module must never do:
 
 * execute anything it reads: the file is JSON (never pickle), parsed without ``NaN`` or
@@ -27,7 +35,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..cache import (Unencodable, cache_dir, decode, dumps, enabled, keep, keep_shipped,
+from ..cache import (Unencodable, cache_dir, decode, encode, enabled, keep, keep_shipped,
                      kept_json, ours, private_folder, prune, read_shipped, refuse_constant,
                      shipped_folder)
 
@@ -36,6 +44,7 @@ PREFIX, SUFFIX = "answers-", ".json"
 VARIANTS_PREFIX = "variants-"          # the catalogue's faulty variants' answers (``variants``)
 MAX_FILE_BYTES = 256 * 1024 * 1024     # a file this large is not ours to read
 KEEP_FILES = 20                        # cache files kept (newest first); older ones go
+EARLIER_TRIED = 5                      # files looked at for an earlier version (load_earlier)
 
 # Where the answers are computed (and kept): every module of these packages, and the modules
 # they import, found from their sources.  The games are among them whole: the answers are
@@ -120,6 +129,13 @@ def answer_sources() -> list[Path]:
 
 def course_key(course) -> str:
     """The cache key of a course's answers (hex SHA-256; see the module docstring)."""
+    return _keys(course)[0]
+
+
+def _keys(course) -> tuple[str, str]:
+    """``(key, lineage)``: the course's key, and what its files' earlier versions share with
+    it (the sources, Python and the task files' names, not their contents)."""
+    sources = sources_digest()
     digest = hashlib.sha256(FORMAT.encode())
     digest.update(f"\0python {sys.version}\0{sys.implementation.cache_tag}\0".encode())
 
@@ -128,8 +144,11 @@ def course_key(course) -> str:
         digest.update(content)
     for file in course.files:
         add("task", Path(file).read_bytes())
-    add("sources", sources_digest().encode())
-    return digest.hexdigest()
+    add("sources", sources.encode())
+    lineage = hashlib.sha256(json.dumps(
+        [FORMAT, "lineage", sys.version, sys.implementation.cache_tag, sources,
+         [Path(file).name for file in course.files]]).encode()).hexdigest()
+    return digest.hexdigest(), lineage
 
 
 def _sources_digest_computed() -> str:
@@ -156,7 +175,9 @@ def sources_digest() -> str:
     some 80 files (about 11 ms of a self-check); the fingerprint is a listing of their
     metadata.  Any edit changes a file's change time, so its fingerprint; a digest is not
     kept while a file is younger than ``RACY_SECONDS``, since a second edit within the
-    clock's granularity could leave every time as it was."""
+    clock's granularity could leave every time as it was.  Where the fingerprint is new
+    (a new install: new inodes and times), the digest is also found under a fingerprint of
+    the files' contents (``_contents_fingerprint``)."""
     import time
     listing, newest = [], 0
     for package, root in sorted(_package_dirs().items()):
@@ -183,7 +204,22 @@ def sources_digest() -> str:
             kept = None
         if _digest_in(kept):
             return kept["digest"]
-    digest = _sources_digest_computed()
+    # by the files' contents too: a new install of the same grader (a CI runner's new virtual
+    # environment each run, with the cache folder kept) has new inodes and times, and would
+    # scan the sources again on every run
+    by_content = private_folder(SOURCES_BY_CONTENT)
+    contents = _contents_fingerprint() if by_content is not None else None
+    kept = kept_json(by_content / f"{contents}.json", FORMAT) if contents else None
+    if _digest_in(kept):
+        digest = kept["digest"]
+    else:
+        digest = _sources_digest_computed()
+        # kept only if no file changed while it was computed (read again: the same bytes)
+        if contents is not None and newest < (time.time() - RACY_SECONDS) * 1e9 \
+                and _contents_fingerprint() == contents:
+            if keep(by_content / f"{contents}.json",
+                    json.dumps({"format": FORMAT, "digest": digest}).encode()):
+                prune(by_content, "*.json", KEEP_FILES)
     if path is not None and newest < (time.time() - RACY_SECONDS) * 1e9:
         content = json.dumps({"format": FORMAT, "digest": digest}).encode()
         if keep(path, content):
@@ -192,6 +228,26 @@ def sources_digest() -> str:
         if shipped is not None and keep_shipped(shipped / path.name, content):
             prune(shipped, "*.json", KEEP_FILES)
     return digest
+
+
+SOURCES_BY_CONTENT = "sources-by-content"
+
+
+def _contents_fingerprint() -> str | None:
+    """The SHA-256 of every module file of the packages, place and content (which of them
+    the answers are computed with follows from these alone), or None where one cannot be
+    read.  Reading them is a fifth of scanning the answer sources' imports."""
+    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
+    try:
+        for package, root in sorted(_package_dirs().items()):
+            for name in sorted(name for name, _ in _module_files(root)):
+                content = (root / name).read_bytes()
+                digest.update(f"{package}/{name}\0{len(content)}\0".encode(
+                    "utf-8", "surrogateescape"))
+                digest.update(content)
+    except OSError:
+        return None
+    return digest.hexdigest()
 
 
 def _digest_in(kept) -> bool:
@@ -218,11 +274,35 @@ def _module_files(root: Path, relative: str = ""):
 
 # -- the file -----------------------------------------------------------------------------
 
+def encoded(answers) -> bytes:
+    """``answers`` in the cache folder's exact encoding (``grader.cache.encode``: tuples,
+    non-string keys and non-finite floats tagged), as UTF-8 JSON text that ``decode`` reads.
+    The text is written by msgspec's encoder, which a check has imported for its sandbox's
+    boundary: ``json.dumps`` took 45 ms of CPU for the bundled course's 1.3 MB of answers,
+    msgspec 7 ms, the largest part of storing them on a cold self-check.  Its numbers read
+    back as the same ints and floats (shortest round-trip form), its strings as the same
+    text; where it cannot write a value, ``json`` does (or says why not)."""
+    plain = encode(answers)
+    try:
+        import msgspec
+        return msgspec.json.encode(plain)
+    except ImportError:
+        pass
+    except (TypeError, OverflowError):
+        pass    # not expected of plain data; json decides
+    return json.dumps(plain, ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode()
+
+
 class AnswerCache:
     """The cache file of one key: ``load`` what is there, ``save`` what is known."""
 
-    def __init__(self, folder: Path, key: str, prefix: str = PREFIX):
+    def __init__(self, folder: Path, key: str, prefix: str = PREFIX,
+                 lineage: str | None = None):
+        """``lineage``: what the files of the course's earlier versions share with this one
+        (``_keys``), written into the file's header; None: no earlier file is looked for."""
         self.folder, self.key, self.prefix = Path(folder), key, prefix
+        self.lineage = lineage
         self.path = self.folder / f"{prefix}{key}{SUFFIX}"
 
     def variants(self) -> "AnswerCache":
@@ -242,9 +322,10 @@ class AnswerCache:
         if not enabled():
             return None
         try:
-            return cls(cache_dir(), course_key(course))
+            key, lineage = _keys(course)
         except (OSError, ValueError):
             return None
+        return cls(cache_dir(), key, lineage=lineage)
 
     def load(self) -> dict[str, list]:
         """Call digest -> answers, or {} when the file is absent or not to be trusted."""
@@ -269,14 +350,42 @@ class AnswerCache:
             return {}
         return answers
 
+    def load_earlier(self) -> dict[str, list]:
+        """The answers of the newest other file of this one's lineage (an earlier version of
+        the course's task files, computed with the same sources and Python), as ``load``
+        reads them, or {}.  Only the newest ``EARLIER_TRIED`` files are looked at, and only
+        their first line unless it names this lineage."""
+        if self.lineage is None:
+            return {}
+        found = []
+        for path in self.folder.glob(f"{self.prefix}*{SUFFIX}"):
+            if path != self.path:
+                try:
+                    found.append((path.stat().st_mtime, path))
+                except OSError:
+                    pass
+        for _, path in sorted(found, reverse=True)[:EARLIER_TRIED]:
+            meta = _header(path)
+            if meta is None or meta.get("lineage") != self.lineage \
+                    or type(meta.get("key")) is not str:
+                continue
+            earlier = AnswerCache(self.folder, meta["key"], self.prefix, self.lineage)
+            if earlier.path == path:    # the key its header names is the one of its name
+                answers = earlier.load()
+                if answers:
+                    return answers
+        return {}
+
     def save(self, answers: dict[str, list]) -> bool:
         """Write ``answers`` (call digest -> answers) atomically; False if it could not be."""
         try:
-            payload = dumps(answers).encode()
+            payload = encoded(answers)
         except (Unencodable, ValueError, RecursionError):
             return False
-        header = json.dumps({"format": FORMAT, "key": self.key,
-                             "digest": hashlib.sha256(payload).hexdigest()}).encode()
+        meta = {"format": FORMAT, "key": self.key}
+        if self.lineage is not None:
+            meta["lineage"] = self.lineage
+        header = json.dumps({**meta, "digest": hashlib.sha256(payload).hexdigest()}).encode()
         try:
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             if not ours(os.stat(self.folder)):
@@ -293,3 +402,17 @@ class AnswerCache:
         prune(self.folder, f"{self.prefix}*{SUFFIX}", KEEP_FILES)
 
 
+HEADER_BYTES = 4096     # a header is one short line of JSON
+
+
+def _header(path: Path) -> dict | None:
+    """The header (first line) of a cache file of ours that nobody else can write, or None."""
+    try:
+        with open(path, "rb") as handle:
+            if not ours(os.fstat(handle.fileno())):
+                return None
+            line = handle.readline(HEADER_BYTES)
+        meta = json.loads(line, parse_constant=refuse_constant)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return meta if type(meta) is dict and meta.get("format") == FORMAT else None
