@@ -113,6 +113,7 @@ def pytest_configure(config) -> None:
     sandbox = config.getoption("grader_sandbox") or "auto"
     graded = submission.resolve()
     outside = None if _inside(config.invocation_params.dir, graded) else graded
+    _leave_the_grader_s_asserts_alone(config)
     with _import_path_without(graded):
         # Before collection imports anything of a student's own repository: the grader's
         # modules (and yaml, jinja2, rich) are its own, whatever the repository holds.
@@ -120,6 +121,20 @@ def pytest_configure(config) -> None:
             importlib.import_module(module)
     config.pluginmanager.register(CoursePlugin(tasks, submission, language, sandbox, kit,
                                                outside), "grader-course")
+
+
+def _leave_the_grader_s_asserts_alone(config) -> None:
+    """pytest rewrites the asserts of every module of a distribution with a ``pytest11`` entry
+    point, as if each were a test: here all of ``grader`` and ``reference``, some 90 modules
+    parsed, rewritten and compiled in each run where bytecode is not written (as on many CI
+    machines, ``PYTHONDONTWRITEBYTECODE``), 2 to 3 CPU-seconds of a run's 4.  The grader
+    reports its own feedback, never a failed assert of its own, so its packages are taken
+    off the rewriter's list before the grading imports them (only this module and the
+    package it sits in are rewritten).  The list is pytest's own attribute, not a public
+    interface: where it is not there, nothing changes."""
+    marked = getattr(config.pluginmanager.rewrite_hook, "_must_rewrite", None)
+    if isinstance(marked, set):
+        marked.difference_update({"grader", "reference"})
 
 
 # What the session's grading imports, imported once before collection (see pytest_configure).

@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 import yaml
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, kit_once
 from grader.checks.verdict import failed, passed
 from grader.cli import main
 from grader.grading import SubmissionResult
@@ -158,15 +158,15 @@ def test_a_failed_check_lets_the_step_pass_and_costs_exactly_its_points(tmp_path
     assert "minimax.py has no function alphabeta." in summary.read_text()
 
 
-def test_with_a_kit_the_repository_holds_no_task_file_and_the_kit_grades(tmp_path, monkeypatch,
-                                                                          course):
+def test_with_a_kit_the_repository_holds_no_task_file_and_the_kit_grades(
+        tmp_path, tmp_path_factory, monkeypatch, course):
     """A template repository with a self-check kit instead of the task files: the workflow
     is valid, installs no grader itself, and its grading step runs the kit's check.py."""
-    from grader.answers.book import AnswerBook
-    from grader.kit import build_kit
     repository = template_repository(tmp_path, "ohne-alphabeta")
     shutil.rmtree(repository / "tasks")
-    build_kit(course, AnswerBook(), repository / "kit", wheel=False)
+    # the run's one kit of the course, as `grader kit` writes it (its wheel too), copied in
+    shutil.copytree(kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")[0],
+                    repository / "kit")
     monkeypatch.chdir(repository)
     assert main(["classroom", "--kit", "kit", "--lang", "en"]) == 0
     workflow = yaml.safe_load((repository / ".github" / "workflows" / "classroom.yml").read_text())

@@ -110,7 +110,10 @@ def course_repository(tmp_path: Path, submission: str = "abgabe", ini: str | Non
 
 
 def pytest_in(repository: Path, tmp_path: Path, *arguments):
-    return run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v",
+    """pytest with the grader's plugin, without Hypothesis's (as tests/test_pytest_plugin.py
+    runs it: its summary imports Hypothesis, 2 of the 3.5 CPU-seconds of such a run)."""
+    return run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                "-p", "no:hypothesispytest", "-v",
                 "--grader-sandbox", "bubblewrap", *arguments], repository, tmp_path)
 
 

@@ -284,6 +284,29 @@ def test_check_py_installs_the_kit_s_wheel_where_no_grader_is_and_runs_without_r
     assert again.returncode == 1 and "installing" not in again.stderr
 
 
+def test_check_py_installs_with_the_student_s_pip_where_it_can_and_seeds_one_where_not(
+        tmp_path_factory, tmp_path):
+    """A Python with pip 22.3 or later installs the kit's environment from outside (``pip
+    --python``), so the environment has no pip of its own (the run's one, from
+    ``kit_installed_once``); a Python without pip gets an environment seeded with its own
+    (only the choice is run here: seeding pip costs some 8 CPU-seconds)."""
+    import os
+    import venv
+    kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    installed = kit_installed_once(tmp_path_factory) / "cache" / "kit-0.1.0" / "bin" / "python"
+    own_pip = subprocess.run([installed, "-I", "-c", "import pip"], capture_output=True,
+                             env=environment, cwd=tmp_path)
+    assert own_pip.returncode != 0, "the kit's environment was made without pip"
+    venv.EnvBuilder(with_pip=False).create(tmp_path / "no-pip")
+    chooses = "import runpy, sys; print(runpy.run_path(sys.argv[1])['outside_pip']())"
+    for python, outside in ((plain_python(), "True"),
+                            (tmp_path / "no-pip" / "bin" / "python", "False")):
+        done = subprocess.run([python, "-c", chooses, kit / "check.py"], capture_output=True,
+                              text=True, env=environment, cwd=tmp_path)
+        assert done.stdout.strip() == outside, (python, done.stdout, done.stderr)
+
+
 # -- what the kit holds: digests, and the facts every student can compute --------------------
 
 @pytest.mark.parametrize("tasks", ["tasks", "courses/vorlesung/tasks",

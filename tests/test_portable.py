@@ -11,19 +11,16 @@ import sys
 
 import pytest
 
-from grader.answers.book import AnswerBook
-from grader.kit import build_kit
-
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, kit_once
 
 WITHOUT_POSIX = DATA / "portable" / "without_posix.py"
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory, course):
-    folder = tmp_path_factory.mktemp("portable") / "kit"
-    build_kit(course, AnswerBook(), folder, wheel=False)
-    return folder
+def kit(tmp_path_factory):
+    """The run's one kit of the bundled course (``kit_once``): the self-checks only read it
+    (building one more computed the course's answers and variants again, 6 CPU-seconds)."""
+    return kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")[0]
 
 
 def self_check(kit, folder, out, portable):
