@@ -24,6 +24,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..calls import SentItems
 from .packages import Provision
 from . import bubblewrap, process
 from .base import (PACKAGE_THREADS, PACKAGES_MOUNT, RUNNER_MOUNT, ResourceLimits, base_python,
@@ -118,10 +119,14 @@ class Child:
         self.captured = CapturedOutput()   # what it prints, over every restart
         self.threads: PipeThreads | None = None     # the pipes' readers, without select()
         self.started = 0.0
+        # the item texts the running process has been sent (``grader.calls.SentItems``);
+        # a process started anew knows none of them
+        self.sent_items = SentItems()
 
     def start(self) -> None:
         if STOPPING.is_set():
             raise Interrupted()
+        self.sent_items = SentItems()
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                "PYTHONIOENCODING": "utf-8"}
         if self.packages:
