@@ -1,8 +1,10 @@
 """The child-side runner: imports a student's modules and runs calls on request.
 
-Started by the parent as ``python -s -S -B -u child.py REQUEST_FD REPLY_FD SUBMISSION_DIR
-LIMITS [--seccomp-fd FD] [--chdir DIR] [--provides NAMES --packages DIR]`` in an environment
-the parent built from scratch.  ``--packages`` is the folder holding the third-party packages
+Started by the parent as ``python -s -S -B -u -c BOOT child.py REQUEST_FD REPLY_FD
+SUBMISSION_DIR LIMITS [--seccomp-fd FD] [--chdir DIR] [--provides NAMES --packages DIR]`` in
+an environment the parent built from scratch, where ``BOOT`` (``grader.sandbox.launcher
+.CHILD_BOOT``) imports this module from its staged bytecode and calls ``main`` with the
+arguments it would have as a script (run as a script, it was compiled at every start).  ``--packages`` is the folder holding the third-party packages
 the course provides (comma-separated ``NAMES``); it goes on the import path after the standard
 library, and an import of any other third-party module is reported as such.
 With ``--seccomp-fd`` (the container level, see ``container.py``) it first sets
@@ -478,7 +480,8 @@ def main(argv):
                os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n"), problem)
         return
     script_dir = os.path.dirname(os.path.abspath(__file__))
-    sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != script_dir]
+    sys.path[:] = [p for p in sys.path
+                   if p and os.path.abspath(p) not in (script_dir, STAGE_ROOT)]
     sys.path[:0] = [STAGE_ROOT]
     sys.dont_write_bytecode = True
     from grader.conventions.standard import remember_start
