@@ -508,14 +508,16 @@ class Child:
 
 
 # How the child's interpreter runs the staged runner: it imports ``grader.sandbox.child`` from
-# the stage (the folder three levels above the script, first on its import path) and calls its
-# ``main`` with the arguments it would have had as a script (``sys.argv[0]`` the script's path,
-# which the command line still shows).  A script given to the interpreter is compiled from
-# source at every start (the runner: 5-9 ms of each child's CPU); a module it imports is read
-# from the bytecode staged beside it (``grader.sandbox.staging.stage_bytecode``).
+# the stage (the folder three levels above the script, first on its import path), makes it
+# ``__main__`` as it was when run as a script, and calls its ``main`` with the arguments it
+# would have had as a script (``sys.argv[0]`` the script's path, which the command line still
+# shows).  A script given to the interpreter is compiled from source at every start (the
+# runner: 5-9 ms of each child's CPU); a module it imports is read from the bytecode staged
+# beside it (``grader.sandbox.staging.stage_bytecode``).
 CHILD_BOOT = ("import os, sys; del sys.argv[0]; sys.path.insert(0, os.path.dirname(os.path.dirname("
               "os.path.dirname(os.path.abspath(sys.argv[0]))))); "
-              "from grader.sandbox.child import main; main(sys.argv)")
+              "import grader.sandbox.child as runner; sys.modules['__main__'] = runner; "
+              "runner.main(sys.argv)")
 
 
 def _boot_runner(argv: list[str], python: str) -> list[str]:
