@@ -19,7 +19,8 @@ alternate round by round and the script prints the median per child of each:
 
 Differences between neighbours are the parts.  ``--against OLD`` adds ``OLD: runner + load``,
 the runner of another checkout (a folder with ``grader/`` in it, e.g. ``git archive COMMIT |
-tar -x -C /tmp/old``) staged by that checkout, in the same alternation.  ``--importtime`` also runs the last variant
+tar -x -C /tmp/old``) staged by that checkout and started as this checkout starts a child,
+in the same alternation.  ``--importtime`` also runs the last variant
 once with ``-X importtime`` and prints the modules whose import took longest (cumulative,
 microseconds, as the interpreter reports them inside the sandbox).
 """
@@ -39,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.sandbox.base import RUNNER_MOUNT, ResourceLimits, seccomp_fd  # noqa: E402
+from grader.sandbox.base import CHILD_FLAGS, RUNNER_MOUNT, ResourceLimits, seccomp_fd  # noqa: E402
 from grader.sandbox.bubblewrap import bubblewrap_works  # noqa: E402
 from grader.sandbox.launcher import command  # noqa: E402
 from grader.sandbox.staging import stage_runner  # noqa: E402
@@ -89,9 +90,7 @@ def child_argv(stage: Path, script: Path, variant: str, extra: tuple = ()) -> tu
     argv = command("bubblewrap", stage, script, ROOT / "submissions" / "korrekt", request_read,
                    reply_write, ResourceLimits(), filter_fd)
     python_at = argv.index("--") + 1
-    flags_end = python_at + 1
-    while argv[flags_end].startswith("-"):
-        flags_end += 1
+    flags_end = python_at + 1 + len(CHILD_FLAGS)    # then -c and the runner's boot code
     head, python, flags = argv[:python_at], argv[python_at], argv[python_at + 1:flags_end]
     if variant == "bwrap true":
         argv = [*head, "/bin/true"]

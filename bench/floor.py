@@ -104,7 +104,7 @@ class CpuMeter:
         """(core-seconds, wall seconds) of ``subprocess.run(command, **options)``."""
         if self.base is None:
             busy, wall = machine_busy(), time.perf_counter()
-            subprocess.run(command, check=True, **options)
+            finished(subprocess.run(command, **options))
             return machine_busy() - busy, time.perf_counter() - wall
         group = self.base / f"bench-floor-{uuid.uuid4().hex[:8]}"
         group.mkdir()
@@ -123,7 +123,7 @@ class CpuMeter:
                            'mount --bind "$0" "$1" && shift && exec "$@"',
                            str(group), str(self.base), *command]
             wall = time.perf_counter()
-            subprocess.run(command, check=True, preexec_fn=join, **options)
+            finished(subprocess.run(command, preexec_fn=join, **options))
             wall = time.perf_counter() - wall
             if (group / "cpuacct.usage").exists():
                 cpu = int((group / "cpuacct.usage").read_text()) / 1e9
@@ -138,6 +138,14 @@ class CpuMeter:
                 except OSError:
                     time.sleep(0.02)
         return cpu, wall
+
+
+def finished(done: subprocess.CompletedProcess) -> None:
+    """Stop the benchmark where a measured run failed, with what it said (a grader's output
+    is captured)."""
+    if done.returncode != 0:
+        said = (done.stderr or b"").decode(errors="replace")[-3000:]
+        raise SystemExit(f"{done.args[-16:]} exited with {done.returncode}:\n{said}")
 
 
 def machine_busy() -> float:

@@ -3,7 +3,7 @@ copies of ``submissions/korrekt`` (or ``--submission``) on the bundled course, i
 under cProfile.
 
     python bench/worker_profile.py [--students 20] [--sandbox auto] [--top 30]
-                                   [--submission submissions/korrekt]
+                                   [--submission submissions/korrekt] [--checkout DIR]
 
 It builds the batch's context as ``grader grade`` does (the plan and the reference answers,
 untimed), grades one submission to warm up, then grades ``--students`` copies one after
@@ -14,8 +14,11 @@ with that of its named steps (``STEPS``, each function timed where the worker ca
 indented step is part of the one above it, and shrinking's runs count among the runs too:
 copies of one student with a mistake share the reference answers of the smaller trees their
 shrinks try after the first copy, as a class's students with the same mistake do), then a CPU-time cProfile of more copies (the profiler inflates many small calls: judging and
-rendering look larger there than they are).  The child's own CPU is not in these figures (see
-``bench/child_start.py`` and ``bench/floor.py``).
+rendering look larger there than they are).  The child's own CPU time is printed apart, per
+submission: what its cgroup (or process tree) counted from bubblewrap's start to the child's
+stop, read by the launcher as it stops the child (see also ``bench/child_start.py`` and
+``bench/floor.py``).  ``--checkout DIR`` measures the grader of another checkout on this
+checkout's course and copies, e.g. the commit before a change, to alternate with this one.
 """
 
 from __future__ import annotations
@@ -31,10 +34,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# ``--checkout DIR``: the grader of another checkout (e.g. the commit before a change), on
+# this checkout's course and submissions, so that both are measured by the same script
+CHECKOUT = Path(sys.argv[sys.argv.index("--checkout") + 1]).resolve() if (
+    "--checkout" in sys.argv[:-1]) else ROOT
+sys.path.insert(0, str(CHECKOUT))
 
 from grader.grading import prepare  # noqa: E402
 from grader.report.messages import Catalogue  # noqa: E402
+from grader.sandbox import launcher  # noqa: E402
 from grader.sandbox.levels import best_level  # noqa: E402
 from grader.sandbox.run import budget_of  # noqa: E402
 from grader.submissions.finding import find  # noqa: E402
@@ -78,6 +86,20 @@ def timed_steps() -> dict:
     return spent
 
 
+def child_cpu() -> dict:
+    """Count the CPU time of each child a submission ran (its cgroup's, or its process
+    tree's: bubblewrap, the interpreter's start, the runner and the calls, over restarts
+    too), as the launcher reads it when it stops the child: {id of the Child: seconds}."""
+    spent = {}
+    stop = launcher.Child.stop
+
+    def counted(child):
+        stop(child)
+        spent[id(child)] = child.final_cpu
+    launcher.Child.stop = counted
+    return spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=20)
@@ -85,6 +107,8 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--submission", type=Path, default=ROOT / "submissions" / "korrekt",
                         help="the folder graded in copies (e.g. a student with a mistake)")
+    parser.add_argument("--checkout", type=Path,
+                        help="measure the grader of this checkout (a folder with grader/)")
     args = parser.parse_args()
     level = best_level() if args.sandbox == "auto" else args.sandbox
     course = load_course(ROOT / "tasks")
@@ -103,11 +127,13 @@ def main() -> None:
             assert outcome.kind == "graded", outcome
             half = len(submissions[1:]) // 2
             spent = timed_steps()
+            children = child_cpu()
             started = time.process_time()
             for submission in submissions[1:half + 1]:
                 grader.grade(submission)
             plain = (time.process_time() - started) / half
             steps = dict(spent)         # the profiled copies below add to ``spent``
+            child = sum(children.values()) / half
             profile = cProfile.Profile(time.process_time)   # CPU, not waiting
             profile.enable()
             for submission in submissions[half + 1:]:
@@ -116,6 +142,9 @@ def main() -> None:
             profiled = len(submissions) - half - 1
         finally:
             grader.close()
+    print(f"grader of {CHECKOUT}")
+    print(f"the child's CPU per submission (its cgroup or process tree, read as it stops): "
+          f"{child * 1000:.1f} ms")
     print(f"worker CPU per submission (in-process, unprofiled, {half} copies of "
           f"{args.submission.name}, "
           f"level {level}): {plain * 1000:.1f} ms")

@@ -1,8 +1,10 @@
 """The child-side runner: imports a student's modules and runs calls on request.
 
-Started by the parent as ``python -s -S -B -u child.py REQUEST_FD REPLY_FD SUBMISSION_DIR
-LIMITS [--seccomp-fd FD] [--chdir DIR] [--provides NAMES --packages DIR]`` in an environment
-the parent built from scratch.  ``--packages`` is the folder holding the third-party packages
+Started by the parent as ``python -s -S -B -u -c BOOT child.py REQUEST_FD REPLY_FD
+SUBMISSION_DIR LIMITS [--seccomp-fd FD] [--chdir DIR] [--provides NAMES --packages DIR]`` in
+an environment the parent built from scratch, where ``BOOT`` (``grader.sandbox.launcher
+.CHILD_BOOT``) imports this module from its staged bytecode and calls ``main`` with the
+arguments it would have as a script (run as a script, it was compiled at every start).  ``--packages`` is the folder holding the third-party packages
 the course provides (comma-separated ``NAMES``); it goes on the import path after the standard
 library, and an import of any other third-party module is reported as such.
 With ``--seccomp-fd`` (the container level, see ``container.py``) it first sets
@@ -192,6 +194,7 @@ class Runner:
         self.forget_signatures = forget_signatures
         self.modules = {}
         self.decoded = {}      # an item's JSON text -> its value (``items_of``)
+        self.received = []     # the item texts sent so far, by index (``texts_of``)
         self.provided = None   # the course's modules' finder, once a request brings them
 
     def provide(self, request):
@@ -230,9 +233,35 @@ class Runner:
         self.modules[name] = outcome
         return outcome
 
-    def items_of(self, request):
-        """A call's inputs: ``items`` as they are, or ``item_texts`` (what the parent sends,
-        ``grader.calls.Call.request_text``) decoded.  A tree's spec given to a convention
+    def texts_of(self, request):
+        """A call's item texts: ``item_texts``, or those ``item_refs`` names (what the parent
+        sends, ``grader.calls.Call.request_for``): a text there is a new entry of
+        ``received``, at the next index, and a number is the index of one sent before.
+        Taken in before anything else of the request, so that the parent's count of what
+        this process holds stays true whatever the call's outcome.  Raises ``LookupError``
+        where a number names no text this runner holds (the student's code emptied or changed
+        the table)."""
+        refs = request.get("item_refs")
+        if refs is None:
+            return request.get("item_texts")
+        received = self.received
+        if request.get("forget") is True:
+            received.clear()
+        texts = []
+        for ref in refs:
+            if type(ref) is str:
+                received.append(ref)
+                texts.append(ref)
+                continue
+            text = received[ref] if type(ref) is int and 0 <= ref < len(received) else None
+            if type(text) is not str:
+                raise LookupError(ref)
+            texts.append(text)
+        return texts
+
+    def items_of(self, request, texts=None):
+        """A call's inputs: ``items`` as they are, or its item texts (``texts``, else
+        ``texts_of(request)``) decoded.  A tree's spec given to a convention
         that builds the game from it (``SHARED_TREES``) is decoded once while the child
         lives and shared by the calls that search the same tree: the student's code gets
         the game and its states, never a part of the spec (``grader.games.tree``: names,
@@ -242,11 +271,13 @@ class Runner:
         items = request.get("items")
         if items is not None:
             return items
+        if texts is None:
+            texts = self.texts_of(request)
         if request.get("convention") not in SHARED_TREES:
-            return [_loads(text) for text in request["item_texts"]]
+            return [_loads(text) for text in texts]
         decoded = self.decoded
         values = []
-        for text in request["item_texts"]:
+        for text in texts:
             value = decoded.get(text)
             if value is None:
                 value = _loads(text)
@@ -265,6 +296,12 @@ class Runner:
             return {"status": outcome["status"], "error": outcome.get("error")}
         if op != "call":
             return {"status": "protocol", "error": {"message": f"unknown op {op!r}"}}
+        try:
+            inputs = self.items_of(request, self.texts_of(request))
+        except BaseException:   # a table of inputs the student's code emptied or changed
+            return {"status": "protocol", "error": {"message": (
+                "an input of this call could not be read from the runner's table of the "
+                "inputs sent earlier (code run before this call may have changed it)")}}
         loaded = self.load(request["module"])
         if loaded["status"] != "ok":
             return {"status": loaded["status"], "error": loaded.get("error")}
@@ -294,7 +331,7 @@ class Runner:
             if report is not None:
                 reply["signature"] = {key: plain(value) for key, value in report.items()}
         items = []
-        for item in self.items_of(request):
+        for item in inputs:
             try:
                 returned, log = convention(module, name, item, request["args"])
                 items.append({"status": "ok", "returned": plain(returned), "log": log})
@@ -443,7 +480,8 @@ def main(argv):
                os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n"), problem)
         return
     script_dir = os.path.dirname(os.path.abspath(__file__))
-    sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != script_dir]
+    sys.path[:] = [p for p in sys.path
+                   if p and os.path.abspath(p) not in (script_dir, STAGE_ROOT)]
     sys.path[:0] = [STAGE_ROOT]
     sys.dont_write_bytecode = True
     from grader.conventions.standard import remember_start

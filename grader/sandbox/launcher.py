@@ -24,10 +24,11 @@ import threading
 import time
 from pathlib import Path
 
+from ..calls import SentItems
 from .packages import Provision
 from . import bubblewrap, process
-from .base import (PACKAGE_THREADS, PACKAGES_MOUNT, RUNNER_MOUNT, ResourceLimits, base_python,
-                   seccomp_fd)
+from .base import (CHILD_FLAGS, PACKAGE_THREADS, PACKAGES_MOUNT, RUNNER_MOUNT, ResourceLimits,
+                   base_python, seccomp_fd)
 from .captured import CapturedOutput
 from .cgroup import Cgroup
 from .portable import (THREADED_PIPES, PipeThreads, child_numbers, kill_tree,
@@ -118,10 +119,14 @@ class Child:
         self.captured = CapturedOutput()   # what it prints, over every restart
         self.threads: PipeThreads | None = None     # the pipes' readers, without select()
         self.started = 0.0
+        # the item texts the running process has been sent (``grader.calls.SentItems``);
+        # a process started anew knows none of them
+        self.sent_items = SentItems()
 
     def start(self) -> None:
         if STOPPING.is_set():
             raise Interrupted()
+        self.sent_items = SentItems()
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                "PYTHONIOENCODING": "utf-8"}
         if self.packages:
@@ -502,6 +507,30 @@ class Child:
         return self.captured.as_dict()
 
 
+# How the child's interpreter runs the staged runner: it imports ``grader.sandbox.child`` from
+# the stage (the folder three levels above the script, first on its import path), makes it
+# ``__main__`` as it was when run as a script, and calls its ``main`` with the arguments it
+# would have had as a script (``sys.argv[0]`` the script's path, which the command line still
+# shows).  A script given to the interpreter is compiled from source at every start (the
+# runner: 5-9 ms of each child's CPU); a module it imports is read from the bytecode staged
+# beside it (``grader.sandbox.staging.stage_bytecode``).
+CHILD_BOOT = ("import os, sys; del sys.argv[0]; sys.path.insert(0, os.path.dirname(os.path.dirname("
+              "os.path.dirname(os.path.abspath(sys.argv[0]))))); "
+              "import grader.sandbox.child as runner; sys.modules['__main__'] = runner; "
+              "runner.main(sys.argv)")
+
+
+def _boot_runner(argv: list[str], python: str) -> list[str]:
+    """``argv`` with ``-c CHILD_BOOT`` before the runner's script, right after the child
+    interpreter's flags."""
+    flags = list(CHILD_FLAGS)
+    for index, word in enumerate(argv):
+        after = index + 1 + len(flags)
+        if word == python and argv[index + 1:after] == flags:
+            return argv[:after] + ["-c", CHILD_BOOT] + argv[after:]
+    raise ValueError("the child's command names no interpreter with the runner's flags")
+
+
 def command(level: str, stage: Path, child_script: Path, submission: Path, request_fd: int,
             reply_fd: int, limits: ResourceLimits, seccomp_fd: int | None,
             root: Path | None = None, uid: int | None = None, packages=None,
@@ -518,14 +547,15 @@ def command(level: str, stage: Path, child_script: Path, submission: Path, reque
         provided = ["--provides", ",".join(packages.names), "--packages",
                     str(package_folder) if level == "process" else PACKAGES_MOUNT]
     if level == "process":
-        return process.command(python, child_script, child_arguments, submission, limits_json,
-                               provided)
+        return _boot_runner(process.command(python, child_script, child_arguments, submission,
+                                            limits_json, provided), python)
     inside_script = f"{RUNNER_MOUNT}/{child_script.relative_to(stage).as_posix()}"
     if level == "container":
-        return container.command(python, inside_script, child_arguments, root, uid,
-                                 seccomp_fd, limits_json, provided)
-    return bubblewrap.command(python, stage, submission, inside_script, child_arguments,
-                              limits, seccomp_fd, packages, limits_json, provided)
+        return _boot_runner(container.command(python, inside_script, child_arguments, root,
+                                              uid, seccomp_fd, limits_json, provided), python)
+    return _boot_runner(bubblewrap.command(python, stage, submission, inside_script,
+                                           child_arguments, limits, seccomp_fd, packages,
+                                           limits_json, provided), python)
 
 
 def _next_check(wall_left: float, cpu_left: float) -> float:

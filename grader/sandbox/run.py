@@ -134,8 +134,7 @@ class SubmissionRun:
         if key in self.timed_out:
             return Observation("after-timeout", error={"function": call.function,
                                                        "seconds": self.timed_out[key]})
-        reply = self.request(call.request_text(), call.time_limit, boundary.CallReply,
-                             idle_limit, turn)
+        reply = self.request(call, call.time_limit, boundary.CallReply, idle_limit, turn)
         if isinstance(reply, Observation):
             if reply.status == "timeout":
                 self.timed_out[key] = call.time_limit
@@ -170,9 +169,10 @@ class SubmissionRun:
                 self.loaded[module] = observe(Call(module, "", "plain", ()), reply)
         return self.loaded[module]
 
-    def request(self, message: dict | str, time_limit: float, kind: type,
+    def request(self, message: dict | Call, time_limit: float, kind: type,
                 idle_limit: float | None = None, turn: bool = False):
-        """The validated reply to ``message``, or an ``Observation`` of what went wrong
+        """The validated reply to ``message`` (a ``Call`` goes as ``Call.request_for`` the
+        child's table of the item texts it holds), or an ``Observation`` of what went wrong
         (``idle_limit``, ``turn``: ``grader.sandbox.launcher.Child.request``)."""
         from . import boundary
         remaining = self.budget - self.spent
@@ -181,6 +181,10 @@ class SubmissionRun:
             return Observation("budget", error={"seconds": self.budget})
         limit = min(time_limit, remaining)
         wall_limit = min(backstop(time_limit), wall_remaining)
+        if isinstance(message, Call):
+            if self.child.process is None:
+                self.child.start()      # first: a new process starts with an empty table
+            message = message.request_for(self.child.sent_items)
         try:
             return boundary.decode(self.child.request(message, limit, wall_limit,
                                                       idle_limit=idle_limit, turn=turn), kind)
