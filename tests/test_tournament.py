@@ -288,10 +288,9 @@ def test_the_command_stops_on_sigint_with_its_journal_and_resume_plays_the_rest(
     empty.mkdir()
     # The signal must land while games are played.  Once the journal holds two matchups the
     # rest take about half a second on an idle machine; on a loaded one this test may not be
-    # scheduled again before every matchup is in the journal, and a signal then meets a
-    # process that is ending (seen twice in full runs: exit 0, all 30 matchups played).  That
-    # is a lost race, not the command's failure: then the tournament is run afresh, at most
-    # three times in all.
+    # scheduled again before the tournament has ended (CI saw it end undisturbed, exit 0).
+    # That is a lost race, not the command's failure: then the tournament is run afresh, at
+    # most three times in all.
     for attempt in range(3):
         out = tmp_path / f"turnier-{attempt}"
         command = [sys.executable, "-m", "grader.cli", "tournament", "--tasks",
@@ -307,7 +306,7 @@ def test_the_command_stops_on_sigint_with_its_journal_and_resume_plays_the_rest(
             if journal.exists() and len(journal.read_text().splitlines()) >= 3:
                 break
             time.sleep(0.05)
-        if process.poll() is None and len(journal.read_text().splitlines()) < 1 + 30:
+        if process.poll() is None:
             process.send_signal(signal.SIGINT)
             break
         process.communicate()
