@@ -20,6 +20,8 @@ from grader.play.entrants import (Entrant, Setup, TournamentError, playable_task
 from grader.play.tournament import Progress, run_tournament
 from grader.tasks import load_course
 
+from test_interrupt import interruptible
+
 ROOT = Path(__file__).resolve().parent.parent
 TURNIER = ROOT / "courses" / "turnier"
 C4 = {"kind": "connect4", "columns": 7, "rows": 6, "connect": 4}
@@ -291,8 +293,10 @@ def test_the_command_stops_on_sigint_with_its_journal_and_resume_plays_the_rest(
                str(TURNIER / "tasks"), "--submissions", str(empty), "--out", str(out),
                "--baselines", "random,greedy,alphabeta:1,alphabeta:2,alphabeta:3,alphabeta:4",
                "--pairs", "2", "--jobs", "2"]
+    # with Ctrl-C's default action: where the suite runs as a background job, its shell
+    # started it with SIGINT ignored, which the command inherited and rightly kept
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     journal = out / JOURNAL
     deadline = time.monotonic() + 300            # a bound on a hung test, not a threshold
     while time.monotonic() < deadline and process.poll() is None:
