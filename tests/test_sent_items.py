@@ -5,6 +5,7 @@ longer holds fails, the batch goes on, and a child restarted after a timeout is 
 input again."""
 
 import json
+import shutil
 
 import pytest
 
@@ -12,7 +13,7 @@ from grader.calls import Call, SentItems
 from grader.grading import Plan
 from grader.tasks import load_course
 
-from conftest import DATA, grade_course
+from conftest import DATA, ROOT, grade_course
 
 SENT_ITEMS = DATA / "sent-items"
 TABLE_MESSAGE = "could not be read from the runner's table"
@@ -40,10 +41,17 @@ def test_past_the_limit_both_tables_start_afresh(monkeypatch):
 
 @pytest.fixture(scope="module")
 def tests(tmp_path_factory):
-    """``grader grade`` of the fixture's students (it asserts the batch's exit status 0):
-    each student's tests by check."""
-    _, results = grade_course(SENT_ITEMS / "tasks.yaml", SENT_ITEMS,
-                              tmp_path_factory.mktemp("sent-items") / "out")
+    """``grader grade`` of the fixture's students (it asserts the batch's exit status 0), each
+    with the bundled correct solution beside it as ``loesung.py``, and of that solution as
+    ``korrekt``: each student's tests by check."""
+    folder = tmp_path_factory.mktemp("sent-items")
+    submissions = folder / "submissions"
+    shutil.copytree(ROOT / "submissions" / "korrekt", submissions / "korrekt")
+    for student in ("empties-table", "junk-in-table", "hangs-first"):
+        shutil.copytree(SENT_ITEMS / student, submissions / student)
+        shutil.copy(ROOT / "submissions" / "korrekt" / "minimax.py",
+                    submissions / student / "loesung.py")
+    _, results = grade_course(SENT_ITEMS / "tasks.yaml", submissions, folder / "out")
     return {student: {t["name"].split()[0]: t for t in result["tests"]}
             for student, result in results.items()}
 
