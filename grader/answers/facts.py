@@ -141,6 +141,52 @@ def _walked_tree(spec: dict, depth, chance: bool, inner: bool, extension: int | 
     return facts, (dict(root_actions) if searched and inner else None)
 
 
+def explicit_tree_facts(spec: dict, depth) -> tuple[dict, dict | None]:
+    """``facts_and_action_values(spec, depth)`` of an explicit tree that
+    ``reference.explicit_trees.searchable`` takes (players by depth, none of them chance,
+    scalar values, a tree), walked on its nodes: the same facts and values, in the same
+    order, without the rules object (its making and its calls were most of the walk)."""
+    nodes, root = spec["nodes"], spec["root"]
+    cycle = tuple(spec.get("players") or ("MAX", "MIN"))
+    turns, player = len(cycle), cycle[0]
+    max_view = player == "MAX"     # TreeRules._signed: MAX's values as written
+    siblings, horizon, terminals, values = {}, [], [], {}
+    limit = bounded.REFERENCE_VISIT_LIMIT
+    walked = [0]
+    root_actions = []
+
+    def walk(name, level):
+        walked[0] += 1
+        if walked[0] > limit:
+            raise bounded.ReferenceTooLarge(limit)
+        node = nodes[name]
+        children = node.get("children")
+        if not children:
+            terminals.append(name)
+            value = node["value"]
+            values[name] = value if max_view else -value
+        elif depth is not None and level >= depth:
+            horizon.append(name)
+            value = node.get("eval") or 0
+            values[name] = value if max_view else -value
+        else:
+            labels = node.get("actions") or children
+            found = []
+            for position, (action, child) in enumerate(zip(labels, children)):
+                siblings[child] = [name, position]
+                found.append(walk(child, level + 1))
+                if level == 0:
+                    root_actions.append((action, found[-1]))
+            values[name] = max(found) if cycle[level % turns] == player else min(found)
+        return values[name]
+
+    walk(root, 0)
+    facts = {"siblings": siblings, "horizon": sorted(horizon), "terminals": sorted(terminals),
+             "root": root, "values": values}
+    searched = bool(nodes[root].get("children")) and not (depth is not None and depth <= 0)
+    return facts, (dict(root_actions) if searched else None)
+
+
 def _combined(rules, state, player, children: list, chance: bool):
     """An inner node's value from its children's: the root player maximises, the others
     minimise (``chance``: average, weighted by the edges' probabilities where a tree gives
