@@ -11,10 +11,11 @@ action, the nodes in first-visit order, and where ``utility`` and ``evaluate`` w
 stays the definition, and these are only faster (they make no game object and no tagged
 state per node: a random-tree check's 600 reference searches took three times as long).
 
-Only trees these functions can search exactly as the game object would are accepted
-(``searchable``): one or more players taking turns by depth, none of them ``CHANCE``;
-scalar values; every node reached by one path (a tree, not a graph); action labels, where
-given, one per child and all different.  Anything else is for the general searches.
+They take only trees they search exactly as the game object would, which the caller makes
+sure of (``grader.answers.facts.explicit_tree``): one or more players taking turns by depth,
+none of them ``CHANCE``; scalar values; every node reached by one path (a tree, not a
+graph); action labels, where given, one per child and all different.  Anything else is for
+the general searches.
 
 Perspective: the player to move at the root maximises (values are that player's, as
 ``utility(node, root player)`` gives them: MAX's values as written, negated for any other
@@ -26,39 +27,11 @@ from math import inf
 
 from . import minimax as general
 
-MAX, MIN, CHANCE = "MAX", "MIN", "CHANCE"
+MAX, MIN = "MAX", "MIN"
 SEARCHES = ("minimax", "alphabeta", "negamax")
 # The general search each one specialises: a caller takes the specialised one only for these.
 GENERAL = {"minimax": general.minimax, "alphabeta": general.alphabeta,
            "negamax": general.negamax}
-
-
-def searchable(spec: dict) -> bool:
-    """Whether the functions here search ``spec`` exactly as the general searches do on its
-    recording game (see the module docstring); False for anything they do not know."""
-    if spec.get("kind") != "tree":
-        return False
-    cycle = spec.get("players") or (MAX, MIN)
-    if not cycle or CHANCE in cycle:
-        return False
-    nodes, root = spec.get("nodes"), spec.get("root")
-    if type(nodes) is not dict or root not in nodes:
-        return False
-    reached = 0
-    named = set()
-    for node in nodes.values():
-        if type(node) is not dict or isinstance(node.get("value"), list):
-            return False
-        children = node.get("children")
-        if children:
-            labels = node.get("actions")
-            if labels and (len(labels) != len(children) or len(set(labels)) != len(labels)):
-                return False
-            reached += len(children)
-            named.update(children)
-    # a tree: no node is the child of two nodes (or twice of one), the root of none
-    return len(named) == reached and root not in named and named <= nodes.keys()
-
 
 
 class ExplicitTree:
@@ -188,9 +161,9 @@ def negamax(tree: ExplicitTree, depth=None):
 
 def search(reference: str, spec: dict, depth=None, prune_on_equality=True,
            visits: list | None = None) -> tuple:
-    """``(value, action, log)`` of the search named ``reference`` (one of ``SEARCHES``) on a
-    ``searchable`` spec; ``visits``: the list the visited nodes are appended to (the caller's
-    bound on a search's size)."""
+    """``(value, action, log)`` of the search named ``reference`` (one of ``SEARCHES``) on an
+    explicit tree's spec (see the module docstring); ``visits``: the list the visited nodes
+    are appended to (a list that refuses a node past a limit bounds the search)."""
     tree = ExplicitTree(spec, visits)
     if reference == "alphabeta":
         value, action = alphabeta(tree, depth, prune_on_equality)

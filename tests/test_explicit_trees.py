@@ -1,7 +1,10 @@
 """reference/explicit_trees.py: minimax, alpha-beta and negamax searched on a tree's nodes are
 the general searches of reference/minimax.py on the tree's recording game, node for node; and
 the tree facts walked on the nodes (grader.answers.facts.explicit_tree_facts) are the rules'
-walk.  The random-tree check's reference answers are computed with them."""
+walk, with the inner values and without (a self-check kit's).  The random-tree check's
+reference answers, and a kit's facts of its trees, are computed with them."""
+
+import json
 
 import pytest
 from hypothesis import given, settings
@@ -9,7 +12,8 @@ from hypothesis import strategies as st
 
 from grader.answers import search as answer_search_module
 from grader.answers.bounded import ReferenceTooLarge
-from grader.answers.facts import explicit_tree_facts, facts_and_action_values
+from grader.answers.facts import (explicit_tree, explicit_tree_facts, facts_and_action_values,
+                                  tree_facts)
 from grader.answers.search import answer_search
 from grader.games import make_game
 from grader.random_tree_generator import Shape, generate
@@ -73,7 +77,7 @@ def same(first, second) -> bool:
        prune_on_equality=st.booleans(), name=st.sampled_from(explicit_trees.SEARCHES))
 def test_the_specialised_searches_are_the_general_ones_node_for_node(spec, depth,
                                                                       prune_on_equality, name):
-    assert explicit_trees.searchable(spec)
+    assert explicit_tree(spec)
     expected = general_search(name, spec, depth, prune_on_equality)
     found = explicit_trees.search(name, spec, depth, prune_on_equality)
     assert same(found, expected)
@@ -83,6 +87,23 @@ def test_the_specialised_searches_are_the_general_ones_node_for_node(spec, depth
 @given(spec=trees(), depth=st.one_of(st.none(), st.integers(0, 6)))
 def test_the_facts_walked_on_the_nodes_are_the_rules_walk(spec, depth):
     assert same(explicit_tree_facts(spec, depth), facts_and_action_values(spec, depth))
+
+
+@settings(max_examples=200, deadline=None)
+@given(spec=trees(), depth=st.one_of(st.none(), st.integers(0, 6)))
+def test_a_kits_facts_walked_on_the_nodes_are_the_rules_walk(spec, depth):
+    from grader.answers import public
+    facts, actions = explicit_tree_facts(spec, depth, inner=False)
+    assert actions is None
+    assert same(facts, tree_facts(spec, depth, inner=False))
+    public._shape.cache_clear()
+    original, public.explicit_tree = public.explicit_tree, lambda spec: False
+    try:
+        by_rules = public._shape(json.dumps(spec), depth, False, None)
+    finally:
+        public.explicit_tree = original
+    public._shape.cache_clear()
+    assert same(public._shape(json.dumps(spec), depth, False, None), by_rules)
 
 
 @settings(max_examples=150, deadline=None)
@@ -105,7 +126,7 @@ def test_a_reference_answer_is_the_same_with_and_without_the_specialised_search(
 def test_the_bundled_course_random_trees_are_searched_on_their_nodes(course):
     from grader.checks.random_trees import trees_of
     check = next(c for t in course.tasks for c in t.checks if c.kind == "random-trees")
-    assert all(explicit_trees.searchable(spec) for spec in trees_of(check))
+    assert all(explicit_tree(spec) for spec in trees_of(check))
 
 
 LEAF = {"value": 1}
@@ -128,7 +149,7 @@ LEAF = {"value": 1}
     ({"kind": "tictactoe", "board": "........."}, "not a tree"),
 ])
 def test_trees_the_specialised_searches_do_not_know_are_left_to_the_general_ones(spec, why):
-    assert not explicit_trees.searchable(spec), why
+    assert not explicit_tree(spec), why
 
 
 def test_a_tree_past_the_reference_limit_stops_as_before(monkeypatch):
@@ -137,3 +158,28 @@ def test_a_tree_past_the_reference_limit_stops_as_before(monkeypatch):
     monkeypatch.setattr(bounded, "REFERENCE_VISIT_LIMIT", 20)
     with pytest.raises(ReferenceTooLarge):
         answer_search("alphabeta", spec, None, True)
+
+
+@pytest.mark.parametrize("spec", [
+    {"kind": "tree", "root": "A", "nodes": {"A": {"value": 3}}},
+    {"kind": "tree", "root": "A", "players": ["MIN", "MAX"],
+     "nodes": {"A": {"children": ["B", "C"], "actions": ["left", "right"], "eval": 0.0},
+               "B": {"value": 2.5}, "C": {"children": ["D"]}, "D": {"value": -1}}},
+])
+@pytest.mark.parametrize("depth", [None, 0, 1])
+def test_a_leaf_root_and_a_labelled_tree_read_alike_both_ways(spec, depth):
+    from grader.answers import public
+    assert explicit_tree(spec)
+    assert same(explicit_tree_facts(spec, depth), facts_and_action_values(spec, depth))
+    for name in explicit_trees.SEARCHES:
+        assert same(explicit_trees.search(name, spec, depth, True),
+                    general_search(name, spec, depth, True))
+    public._shape.cache_clear()
+    fast = public._shape(json.dumps(spec), depth, False, None)
+    public._shape.cache_clear()
+    original, public.explicit_tree = public.explicit_tree, lambda spec: False
+    try:
+        assert same(fast, public._shape(json.dumps(spec), depth, False, None))
+    finally:
+        public.explicit_tree = original
+        public._shape.cache_clear()

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from ..games import make_rules
 from .bounded import make_game
-from .facts import (adapt, explicit_tree_facts, facts_and_action_values, search_options,
-                    tree_facts)
+from .facts import (adapt, explicit_tree, explicit_tree_facts, facts_and_action_values,
+                    search_options, tree_facts)
 from .numbers import same_number
 from .proof import PROVEN_SEARCHES, search_facts
 
@@ -89,20 +89,19 @@ def _walked(spec: dict, depth, chance: bool, text: str | None) -> tuple:
     return walked
 
 
-# Whether an input is an explicit tree the specialised searches take
-# (``reference.explicit_trees.searchable``), by its text: asked once per tree, not per search.
+# Whether an input is an explicit tree walked and searched on its nodes (``explicit_tree``),
+# by its text: asked once per tree, not per search.
 _SEARCHABLE: dict[str, bool] = {}
 
 
 def _searchable(spec: dict, text: str | None) -> bool:
-    from reference import explicit_trees
     if text is None:
-        return explicit_trees.searchable(spec)
+        return explicit_tree(spec)
     known = _SEARCHABLE.get(text)
     if known is None:
         if len(_SEARCHABLE) >= WALKS_KEPT:
             _SEARCHABLE.clear()
-        known = _SEARCHABLE[text] = explicit_trees.searchable(spec)
+        known = _SEARCHABLE[text] = explicit_tree(spec)
     return known
 
 
