@@ -152,12 +152,16 @@ def test_trees_the_specialised_searches_do_not_know_are_left_to_the_general_ones
     assert not explicit_tree(spec), why
 
 
-def test_a_tree_past_the_reference_limit_stops_as_before(monkeypatch):
+@pytest.mark.parametrize("name, depth", [("alphabeta", None), ("minimax", None),
+                                         ("minimax", -1), ("negamax", -1)])
+def test_a_tree_past_the_reference_limit_stops_as_before(monkeypatch, name, depth):
+    # a negative depth: the walk evaluates the root, minimax never reaches 0 and searches
+    # on; the bounded general search stops it
     from grader.answers import bounded
     spec = generate(3, 1, Shape(branching=(3, 3), depth=(4, 4), leaf_share=0.0))[0]
     monkeypatch.setattr(bounded, "REFERENCE_VISIT_LIMIT", 20)
     with pytest.raises(ReferenceTooLarge):
-        answer_search("alphabeta", spec, None, True)
+        answer_search(name, spec, depth, True)
 
 
 @pytest.mark.parametrize("spec", [

@@ -125,10 +125,12 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     search = SEARCHES[reference]
     chance = reference == "expectimax"
     rules, facts, exact = _walked(spec, depth, chance, text)
-    if explicit_trees.GENERAL.get(reference) is search and _searchable(spec, text):
+    if (explicit_trees.GENERAL.get(reference) is search and (depth is None or depth >= 0)
+            and _searchable(spec, text)):
         # The same search on the tree's nodes, without a game object.  Bounded by the walk
         # before it, which counts every node within the horizon against the reference's
-        # limit: the search visits some of them, each once.
+        # limit: the search visits some of them, each once (a negative depth, which the
+        # walk and minimax read differently, is left to the bounded general search).
         value, action, log = explicit_trees.search(reference, spec, depth, prune_on_equality)
     else:
         game, root = make_game(spec, rules=rules)
