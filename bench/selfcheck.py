@@ -2,9 +2,11 @@
 of the whole command (a fresh interpreter each run) and its CPU time, without the answer cache
 (``--no-cache``: as before the cache), with a cold one (a new, empty ``GRADER_CACHE_DIR`` each
 run: computed and stored; what the grader keeps beside its package from an earlier run is
-there), a cold one on a new install (that removed too, as after an upgrade), a warm one and
+there), a cold one on a new install (that removed too, as after an upgrade), a warm one,
 the first one after a task file was edited (a warm cache folder of the course before the
-edit), side by side (the five alternate within each round), on
+edit) and a cold one of a self-check kit (``grader check --kit``, the kit written once by
+``grader kit``, a new, empty cache folder each run: a CI job's check of a kit shipped with
+the exercise), side by side (the six alternate within each round), on
 
 * the bundled course (``tasks/``, ``submissions/korrekt``);
 * courses imported with ``grader import-trees`` from tree tests in the Pacman multi-agent
@@ -79,7 +81,7 @@ def timed(command: list[str], env: dict, cwd: Path = ROOT) -> tuple[float, float
     return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-MODES = ("no cache", "cold", "new install", "warm", "edited")
+MODES = ("no cache", "cold", "new install", "warm", "edited", "kit cold")
 # What the grader keeps beside its package (grader.cache.shipped_folder: what it compiles from
 # its own files alone); ``new install`` removes them before each run, as after an upgrade.
 SHIPPED = ("report/__pycache__/templates", "report/__pycache__/documents",
@@ -120,9 +122,11 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
     first, unmeasured run filled; ``edited``: a folder a first, unmeasured run filled, on
     the course with one task file edited (a comment added, a new edit each run: the first
     check after an instructor's edit); ``no cache``: ``--no-cache`` (computed, not stored);
-    ``before``, ``before cold``, ``before edited``: the grader of ``checkout``, run in that
-    folder, with a warm, a new, empty and an edited course's cache folder; ``others``: more
-    commands (name -> argv) timed in the same alternation."""
+    ``kit cold``: ``--kit`` instead of ``--tasks``, the course's self-check kit (written
+    once by ``grader kit``), a new, empty cache folder each run; ``before``, ``before
+    cold``, ``before edited``, ``before kit cold``: the grader of ``checkout``, run in that
+    folder, with a warm, a new, empty and an edited course's cache folder, and its own kit;
+    ``others``: more commands (name -> argv) timed in the same alternation."""
     warm_cache = scratch / "warm-cache"
     command = check_command(course, student, scratch / "out", sandbox)
     timed(command, environment(warm_cache))   # primes the warm cache and the bytecode
@@ -139,6 +143,17 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
         return timed([*argv[:argv.index("--tasks") + 1], str(copy),
                       *argv[argv.index("--tasks") + 2:]], environment(cache), cwd=cwd)
     modes["edited"] = lambda run: edited(run, command, edited_cache)
+
+    def kit_command(argv: list, kit: Path, cwd: Path = ROOT) -> list:
+        """``argv`` with ``--kit kit`` for ``--tasks``, the kit written first by the grader of
+        ``cwd`` (its own kit: a kit is read by the grader that wrote it)."""
+        subprocess.run([sys.executable, "-m", "grader.cli", "kit", "--tasks", str(course),
+                        "--out", str(kit)], cwd=cwd, env=environment(scratch / "kit-cache"),
+                       check=True, capture_output=True)
+        at = argv.index("--tasks")
+        return [*argv[:at], "--kit", str(kit), *argv[at + 2:]]
+    kit = kit_command(command, scratch / "kit")
+    modes["kit cold"] = lambda run: timed(kit, environment(scratch / f"kit-cold-cache-{run}"))
     if checkout is not None:
         before = check_command(course, student, scratch / "out-before", sandbox)
         before_cache = scratch / "before-warm-cache"
@@ -150,6 +165,9 @@ def by_mode(course: Path, student: Path, runs: int, sandbox: str, scratch: Path,
         timed(before, environment(before_edited_cache), cwd=checkout)
         modes["before edited"] = lambda run: edited(run, before, before_edited_cache,
                                                     checkout)
+        before_kit = kit_command(before, scratch / "kit-before", checkout)
+        modes["before kit cold"] = lambda run: timed(before_kit, environment(
+            scratch / f"before-kit-cold-cache-{run}"), cwd=checkout)
     for name, other in (others or {}).items():
         timed(other, environment(None))
         modes[name] = lambda run, other=other: timed(other, environment(None))
@@ -319,8 +337,8 @@ def main() -> None:
         print(f"grader check, {args.runs} runs each, median wall time, --sandbox "
               f"{args.sandbox}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
-        modes = (*MODES, "before", "before cold", "before edited") if args.checkout \
-            else MODES
+        modes = (*MODES, "before", "before cold", "before edited", "before kit cold") \
+            if args.checkout else MODES
         print(f"{'':58s} " + " ".join(f"{mode:>16s}" for mode in (*modes, "autograder"))
               + f" {'no cache/warm':>14s} {'warm/autograder':>16s}")
         print(f"{'':58s} " + " ".join(f"{'wall':>8s}{'CPU':>8s}" for _ in (*modes, 0)))

@@ -41,7 +41,7 @@ def answer_call(call: Call) -> list[dict]:
                                  call.prune_on_equality) for spec in call.inputs()]
     return [answer_search(call.reference, spec, reference_depth(call, spec),
                           call.prune_on_equality, call.convention, text)
-            for text, spec in zip(call.items, map(_decoded, call.items))]
+            for text, spec in zip(call.items, map(decoded_input, call.items))]
 
 
 # The searches of one input (the random-tree checks' minimax, alpha-beta and negamax of the
@@ -51,7 +51,9 @@ DECODED_KEPT = 1024
 _DECODED: dict[str, object] = {}
 
 
-def _decoded(text: str):
+def decoded_input(text: str):
+    """An input's value from its canonical JSON text (``Call.items``), decoded once for the
+    calls that share it (a self-check kit's public facts too): read only, never changed."""
     spec = _DECODED.get(text)
     if spec is None:
         if len(_DECODED) >= DECODED_KEPT:

@@ -141,6 +141,83 @@ def _walked_tree(spec: dict, depth, chance: bool, inner: bool, extension: int | 
     return facts, (dict(root_actions) if searched and inner else None)
 
 
+def explicit_tree(spec: dict) -> bool:
+    """Whether ``spec`` is an explicit tree (``grader/games/tree.py``) whose facts can be
+    walked on its nodes (``explicit_tree_facts``) and searched on them
+    (``reference.explicit_trees``) exactly as its rules and recording game give them: one or
+    more players taking turns by depth, none of them ``CHANCE``; scalar values; every node
+    reached by one path (a tree, not a graph), the root by none; action labels, where given,
+    one per child and all different.  False for anything else."""
+    if spec.get("kind") != "tree":
+        return False
+    cycle = spec.get("players") or ("MAX", "MIN")
+    if not cycle or "CHANCE" in cycle:
+        return False
+    nodes, root = spec.get("nodes"), spec.get("root")
+    if type(nodes) is not dict or root not in nodes:
+        return False
+    reached, named = 0, set()
+    for node in nodes.values():
+        if type(node) is not dict or isinstance(node.get("value"), list):
+            return False
+        children = node.get("children")
+        if children:
+            labels = node.get("actions")
+            if labels and (len(labels) != len(children) or len(set(labels)) != len(labels)):
+                return False
+            reached += len(children)
+            named.update(children)
+    # a tree: no node is the child of two nodes (or twice of one), the root of none
+    return len(named) == reached and root not in named and named <= nodes.keys()
+
+
+def explicit_tree_facts(spec: dict, depth, inner: bool = True) -> tuple[dict, dict | None]:
+    """``facts_and_action_values(spec, depth)`` of an ``explicit_tree``, walked on its nodes:
+    the same facts and values, in the same order, without the rules object (making it and
+    asking it were most of the walk).  ``inner=False``: the inner nodes' values left out, and
+    no action values, as ``tree_facts(spec, depth, inner=False)`` (a self-check kit's)."""
+    nodes, root = spec["nodes"], spec["root"]
+    cycle = tuple(spec.get("players") or ("MAX", "MIN"))
+    turns, player = len(cycle), cycle[0]
+    max_view = player == "MAX"     # TreeRules._signed: MAX's values as written
+    siblings, horizon, terminals, values = {}, [], [], {}
+    limit = bounded.REFERENCE_VISIT_LIMIT
+    walked = [0]
+    root_actions = []
+
+    def walk(name, level):
+        walked[0] += 1
+        if walked[0] > limit:
+            raise bounded.ReferenceTooLarge(limit)
+        node = nodes[name]
+        children = node.get("children")
+        if not children:
+            terminals.append(name)
+            value = node["value"]
+            values[name] = value if max_view else -value
+        elif depth is not None and level >= depth:
+            horizon.append(name)
+            value = node.get("eval") or 0
+            values[name] = value if max_view else -value
+        else:
+            labels = node.get("actions") or children
+            found = []
+            for position, (action, child) in enumerate(zip(labels, children)):
+                siblings[child] = [name, position]
+                found.append(walk(child, level + 1))
+                if level == 0:
+                    root_actions.append((action, found[-1]))
+            if inner:
+                values[name] = max(found) if cycle[level % turns] == player else min(found)
+        return values.get(name)
+
+    walk(root, 0)
+    facts = {"siblings": siblings, "horizon": sorted(horizon), "terminals": sorted(terminals),
+             "root": root, "values": values}
+    searched = bool(nodes[root].get("children")) and not (depth is not None and depth <= 0)
+    return facts, (dict(root_actions) if searched and inner else None)
+
+
 def _combined(rules, state, player, children: list, chance: bool):
     """An inner node's value from its children's: the root player maximises, the others
     minimise (``chance``: average, weighted by the edges' probabilities where a tree gives

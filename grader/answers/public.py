@@ -4,11 +4,12 @@ solutions: what a self-check kit computes when it checks instead of storing them
 from __future__ import annotations
 
 import functools
-import json
 
 from ..calls import Call
 from ..games import make_rules
-from .facts import adapt_public, reference_depth, search_options, tree_facts
+from .compute import decoded_input
+from .facts import (adapt_public, explicit_tree, explicit_tree_facts, reference_depth,
+                    search_options, tree_facts)
 from .proof import PROVEN_SEARCHES
 
 
@@ -31,7 +32,8 @@ def public_facts(call: Call) -> list[dict]:
         raise ValueError("a move ordering's answers are judged with the reference: no kit "
                          "holds them")
     facts = []
-    for text, spec in zip(call.items, call.inputs()):
+    # one decoding of each input, shared with the calls of the same trees (read only)
+    for text, spec in zip(call.items, map(decoded_input, call.items)):
         depth = reference_depth(call, spec)
         if call.reference in ("iterative_deepening", "principal_variation"):
             from .deepening import deepening_public_facts
@@ -62,7 +64,13 @@ def public_facts(call: Call) -> list[dict]:
 def _shape(spec_text: str, depth, chance: bool, extension) -> tuple[dict, list]:
     """``tree_facts`` without the inner values, and the root's actions, of a game spec's
     canonical text."""
-    spec = json.loads(spec_text)
+    spec = decoded_input(spec_text)
+    if not chance and extension is None and explicit_tree(spec):
+        # walked on its nodes (a random-tree check's trees): the same facts, and the root's
+        # actions are its labels or children
+        root = spec["nodes"][spec["root"]]
+        actions = list(root.get("actions") or root["children"]) if root.get("children") else []
+        return explicit_tree_facts(spec, depth, inner=False)[0], actions
     rules = make_rules(spec)
     start = rules.initial_state()
     actions = [] if rules.is_terminal(start) else list(rules.actions(start))

@@ -11,7 +11,8 @@ from functools import lru_cache
 
 from ..games import make_rules
 from .bounded import make_game
-from .facts import adapt, facts_and_action_values, search_options, tree_facts
+from .facts import (adapt, explicit_tree, explicit_tree_facts, facts_and_action_values,
+                    search_options, tree_facts)
 from .numbers import same_number
 from .proof import PROVEN_SEARCHES, search_facts
 
@@ -64,21 +65,44 @@ _WALKS: dict[tuple, tuple] = {}
 
 
 def _walked(spec: dict, depth, chance: bool, text: str | None) -> tuple:
-    """``(rules, facts, exact action values)`` of a tree (``rules`` None for other games:
-    made by the game itself), shared by the answers of one input text (``text``; None: not
-    shared)."""
+    """``(rules, facts, exact action values)`` of a tree (``rules`` None for other games and
+    for explicit trees walked on their nodes: made by the game itself where needed), shared
+    by the answers of one input text (``text``; None: not shared)."""
     key = (text, depth, chance)
     walked = _WALKS.get(key) if text is not None else None
     if walked is None:
-        # A tree's rules are plain data, read by the search and the walk: made once (a tree's
-        # are the costliest to make, and two makes were a sixth of computing its answers).
-        rules = make_rules(spec) if spec.get("kind") == "tree" else None
-        walked = (rules, *facts_and_action_values(spec, depth, chance=chance, rules=rules))
+        if not chance and _searchable(spec, text):
+            # an explicit tree the specialised searches take: walked on its nodes, without
+            # the rules object (making it and asking it were most of the walk)
+            walked = (None, *explicit_tree_facts(spec, depth))
+        else:
+            # A tree's rules are plain data, read by the search and the walk: made once (a
+            # tree's are the costliest to make, and two makes were a sixth of computing its
+            # answers).
+            rules = make_rules(spec) if spec.get("kind") == "tree" else None
+            walked = (rules, *facts_and_action_values(spec, depth, chance=chance,
+                                                      rules=rules))
         if text is not None:
             if len(_WALKS) >= WALKS_KEPT:
                 _WALKS.clear()
             _WALKS[key] = walked
     return walked
+
+
+# Whether an input is an explicit tree walked and searched on its nodes (``explicit_tree``),
+# by its text: asked once per tree, not per search.
+_SEARCHABLE: dict[str, bool] = {}
+
+
+def _searchable(spec: dict, text: str | None) -> bool:
+    if text is None:
+        return explicit_tree(spec)
+    known = _SEARCHABLE.get(text)
+    if known is None:
+        if len(_SEARCHABLE) >= WALKS_KEPT:
+            _SEARCHABLE.clear()
+        known = _SEARCHABLE[text] = explicit_tree(spec)
+    return known
 
 
 @lru_cache(maxsize=None)
@@ -91,6 +115,7 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
                   convention: str = "game", text: str | None = None) -> dict:
     """The reference answer of one search on one input (``text``: the input's canonical
     JSON text, when the caller has it: answers of the same text share the tree's walk)."""
+    from reference import explicit_trees
     from reference.search import SEARCHES
     from reference.minimax import action_values
     if reference == "maxn":
@@ -100,12 +125,20 @@ def answer_search(reference: str, spec: dict, depth, prune_on_equality: bool,
     search = SEARCHES[reference]
     chance = reference == "expectimax"
     rules, facts, exact = _walked(spec, depth, chance, text)
-    game, root = make_game(spec, rules=rules)
-    if _takes_pruning_rule(search):
-        value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
+    if (explicit_trees.GENERAL.get(reference) is search and (depth is None or depth >= 0)
+            and _searchable(spec, text)):
+        # The same search on the tree's nodes, without a game object.  Bounded by the walk
+        # before it, which counts every node within the horizon against the reference's
+        # limit: the search visits some of them, each once (a negative depth, which the
+        # walk and minimax read differently, is left to the bounded general search).
+        value, action, log = explicit_trees.search(reference, spec, depth, prune_on_equality)
     else:
-        value, action = search(game, root, depth)
-    log = game.visit_log()
+        game, root = make_game(spec, rules=rules)
+        if _takes_pruning_rule(search):
+            value, action = search(game, root, depth, prune_on_equality=prune_on_equality)
+        else:
+            value, action = search(game, root, depth)
+        log = game.visit_log()
     if exact is None:    # a root the walk does not search on: the model solution's own walk
         values_game, values_root = make_game(spec)
         exact = action_values(values_game, values_root, depth, chance=chance)
