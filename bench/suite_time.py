@@ -20,7 +20,10 @@ One run of the suite takes minutes, so this script runs it once per call: altern
 ``--per-file`` runs each test file named (all of tests/ if none is) serially in a pytest of
 its own (``-n 0``), each in a cgroup of its own (sandboxed children counted): the file's whole
 cost as a worker pays it when it runs the file alone, its start-up and collection (about 3
-CPU-seconds) and the module and run-wide fixtures it builds included.  ``--against DIR`` runs
+CPU-seconds) and the module and run-wide fixtures it builds included.  ``A.py+B.py`` runs
+the files one side has of A.py and B.py in one pytest (a file split in two, beside the
+checkout that has it whole; run-wide fixtures such as the kit of the bundled course are then
+built once, as in the suite).  ``--against DIR`` runs
 the same files of another checkout (a clone at an older commit; its ``.venv`` if it has one)
 alternately with this one's, ``--rounds`` times, and prints the medians and their ratio.
 """
@@ -125,8 +128,13 @@ def per_file(options) -> int:
             # the sides alternate, and which goes first alternates from round to round
             for side in (list(sides) if round_ % 2 == 0 else list(sides)[::-1]):
                 checkout, python = sides[side]
+                # FILE+FILE...: one pytest for the files (one split into several, say) that
+                # this side has
+                group = [part for part in str(file).split("+") if (checkout / part).exists()]
+                if not group:
+                    continue
                 command = [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "-n", "0", str(file)]
+                           "-n", "0", *group]
                 environment = dict(os.environ)
                 if python.parent.parent.joinpath("pyvenv.cfg").exists():   # that venv's
                     environment["VIRTUAL_ENV"] = str(python.parent.parent)
@@ -147,16 +155,17 @@ def per_file(options) -> int:
     print(header + "  file")
     totals = collections.Counter()
     for file in files:
-        row = ""
+        row, cpus = "", []
         for side in sides:
-            cpu = median(c for c, _ in seconds[file, side])
-            wall = median(w for _, w in seconds[file, side])
-            totals[side] += cpu
-            row += (f"{cpu:7.1f} {wall:6.1f}" if side == "here"
-                    else f"           {cpu:7.1f} {wall:6.1f}")
+            runs = seconds[file, side]
+            cpu = median(c for c, _ in runs) if runs else None
+            wall = median(w for _, w in runs) if runs else None
+            cpus.append(cpu)
+            totals[side] += cpu or 0.0
+            row += ("" if side == "here" else "           ") + (
+                f"{cpu:7.1f} {wall:6.1f}" if runs else f"{'-':>7} {'-':>6}")
         if len(sides) > 1:
-            here, before = (median(c for c, _ in seconds[file, side]) for side in sides)
-            row += f"  {here / before:9.2f}"
+            row += f"  {cpus[0] / cpus[1]:9.2f}" if None not in cpus else f"  {'-':>9}"
         print(f"{row}  {file}")
     print("total   " + "  ".join(f"{side} {totals[side]:.1f} CPU-s" for side in sides))
     for line in failed:
