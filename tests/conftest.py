@@ -249,30 +249,3 @@ def open_page(browser, path: Path) -> list:
     """Opens ``path``; the console's errors."""
     browser.get(path.as_uri())
     return [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
-
-
-# -- pytest started by the tests (the plugin's runs) -----------------------------------------
-
-@pytest.fixture(scope="session")
-def plugins_rewritten_once(tmp_path_factory):
-    """pytest rewrites the asserts of every module of a distribution with a pytest plugin
-    (pytest-xdist's, pytest-timeout's, platformdirs') when it imports them, and keeps the
-    result beside the module's bytecode, unless bytecode is not written
-    (``PYTHONDONTWRITEBYTECODE``, as on this machine and many CI runners): then every pytest
-    the tests start (some 30 in test_pytest_plugin.py and test_graded_folders.py) rewrote
-    them again, about a quarter of a CPU-second each, which a student's second pytest run
-    does not pay.  One pytest of the run, allowed to write bytecode, keeps them (once per
-    run, ``once_per_run``); the tests' own runs keep the suite's environment."""
-    import os
-    import subprocess
-    import sys
-
-    def make(folder: Path) -> None:
-        folder.mkdir()
-        environment = {name: value for name, value in os.environ.items()
-                       if name != "PYTHONDONTWRITEBYTECODE" and not name.startswith("PYTEST_")}
-        # (with the plugins those runs load: not Hypothesis's)
-        subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p",
-                        "no:hypothesispytest", "-q", "--collect-only"], cwd=folder,
-                       env=environment, capture_output=True, timeout=120)
-    once_per_run(tmp_path_factory, "plugins-rewritten", make)

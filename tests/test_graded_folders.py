@@ -42,9 +42,6 @@ VISIBLE = [check for task in COURSE.tasks for check in task.checks
 VISIBLE_POINTS = sum(check.points for check in VISIBLE)
 TOURNAMENT = ROOT / "courses" / "turnier"
 
-# The pytest runs below find the plugins' rewritten modules kept (conftest.plugins_rewritten_once).
-pytestmark = pytest.mark.usefixtures("plugins_rewritten_once")
-
 BUBBLEWRAP = pytest.mark.skipif(not bubblewrap_works(), reason="bubblewrap is not installed "
                                 "or cannot create namespaces here; CI installs it")
 

@@ -55,8 +55,6 @@ def environment(temporary: Path, **extra) -> dict:
 # its pytest plugin, loaded at every start, took some 2.3 of a pytest start's 2.9 s of CPU.
 # The runs below leave it out, as a student's pytest would not have it.
 PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
-# (and they find the plugins' rewritten modules kept: conftest.plugins_rewritten_once)
-pytestmark = pytest.mark.usefixtures("plugins_rewritten_once")
 
 
 def run_pytest(repository: Path, *arguments: str, env: dict | None = None):
