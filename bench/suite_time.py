@@ -144,7 +144,8 @@ def per_file(options) -> int:
                 if tree is None:
                     raise SystemExit("--per-file needs a cgroup for each run (root, cgroupfs)")
                 if done.returncode != 0:
-                    failed.append(f"{side} {file}: {(done.stdout or done.stderr).splitlines()[-1:]}")
+                    said = (done.stdout or done.stderr).splitlines()[-1:]
+                    failed.append(f"{side} {file}: {said}")
                 cpu, wall = tree[0], tree[2]
                 seconds[file, side].append((cpu, wall))
                 print(f"{side:8} {cpu:7.1f} CPU-s {wall:7.1f} s  {file}", flush=True)

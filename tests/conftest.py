@@ -187,8 +187,8 @@ def kit_installed_once(tmp_path_factory) -> Path:
     virtual environment in the cache folder (``GRADER_CACHE_DIR``: ``cache/`` here) and pip
     installs the kit's wheel into it with its dependencies.  The folder also keeps what that
     first run said (``returncode.txt``, ``stdout.txt``, ``stderr.txt``) and wrote (``out/``).
-    tests/test_kit_install.py checks that run; tests/test_wheel.py checks the installed kit; neither
-    changes the environment."""
+    tests/test_kit_install.py checks that run; tests/test_wheel.py checks the installed kit;
+    neither changes the environment."""
     import os
     import subprocess
     kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
