@@ -41,7 +41,10 @@ def pytest_configure(config):
 # on alone at the end of a run.  Files that wait for the same run-wide batch
 # (grade_course_once, kit_once) stand apart, so that a worker seldom waits for another's.
 LONGEST_FIRST = ("test_kit.py", "test_tournament.py", "test_pytest_plugin.py",
-                 "test_hostile.py", "test_cluster.py", "test_wheel.py", "test_manual.py",
+                 # (after test_kit.py has made the run's kit of the bundled course)
+                 "test_kit_replay.py",
+                 "test_hostile.py", "test_cluster.py", "test_wheel.py", "test_kit_install.py",
+                 "test_manual.py",
                  "test_graded_folders.py", "test_shards.py", "test_answer_cache.py",
                  "test_mistakes.py", "test_kalah.py", "test_gradescope.py", "test_match.py",
                  "test_handback.py", "test_conventions.py", "test_environment.py",
@@ -184,8 +187,8 @@ def kit_installed_once(tmp_path_factory) -> Path:
     virtual environment in the cache folder (``GRADER_CACHE_DIR``: ``cache/`` here) and pip
     installs the kit's wheel into it with its dependencies.  The folder also keeps what that
     first run said (``returncode.txt``, ``stdout.txt``, ``stderr.txt``) and wrote (``out/``).
-    tests/test_kit.py checks that run; tests/test_wheel.py checks the installed kit; neither
-    changes the environment."""
+    tests/test_kit_install.py checks that run; tests/test_wheel.py checks the installed kit;
+    neither changes the environment."""
     import os
     import subprocess
     kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")

@@ -1,6 +1,8 @@
 """The self-check kit: visible checks and their answers only, sealed, the same verdicts as
-``grader check`` on them (in words that withhold the reference's side), nothing a file without
-a search can replay, and a checker that runs where ``reference`` cannot be imported."""
+``grader check`` on them (in words that withhold the reference's side), with the checker run
+where ``reference`` cannot be imported.  Nothing a file without a search can replay:
+tests/test_kit_replay.py; check.py installing the kit's wheel where no grader is:
+tests/test_kit_install.py."""
 
 import gzip
 import json
@@ -21,7 +23,7 @@ from grader.kit import KitError, build_kit, load_kit
 from grader.report.messages import Catalogue
 from grader.tasks import load_course
 
-from conftest import DATA, ROOT, kit_installed_once, kit_once, plain_python
+from conftest import ROOT, kit_once
 from test_mistakes import write_mistaken_student
 
 SALT = bytes(range(16))     # a fixed salt: the same kit twice
@@ -129,6 +131,21 @@ def check(arguments, out, cwd, without_reference=False):
                           capture_output=True, text=True, timeout=240)
 
 
+def check_here(arguments, out) -> subprocess.CompletedProcess:
+    """``grader check`` with the task files, run in this process (the grader's side of a
+    comparison needs no fresh interpreter: it may import ``reference``); what it printed, as
+    ``check`` gives it.  A third of a subprocess's CPU time was the interpreter's start and
+    imports."""
+    import contextlib
+    import io
+    from grader.cli import main
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = main(["check", *arguments, "--out", str(out)])
+    return subprocess.CompletedProcess(["grader", "check", *arguments], code,
+                                       stdout.getvalue(), stderr.getvalue())
+
+
 def kit_feedback_as_grader_s(course: Path, folder: Path, tmp_path: Path) -> dict:
     """``grader check`` of ``folder`` with a kit of ``course`` (and no ``reference``) and with
     the task files: both fail, with the same feedback (``assert_same_feedback``); the kit's
@@ -137,7 +154,7 @@ def kit_feedback_as_grader_s(course: Path, folder: Path, tmp_path: Path) -> dict
     build_kit(load_course(course), AnswerBook(), kit, wheel=False)
     with_kit = check([str(folder), "--kit", str(kit)], tmp_path / "a-kit", tmp_path,
                      without_reference=True)
-    with_tasks = check([str(folder), "--tasks", str(course)], tmp_path / "tasks", tmp_path)
+    with_tasks = check_here([str(folder), "--tasks", str(course)], tmp_path / "tasks")
     assert with_kit.returncode == with_tasks.returncode == 1, with_kit.stderr
     mine, theirs = (results_of(tmp_path / side, folder.name) for side in ("a-kit", "tasks"))
     assert_same_feedback(mine, theirs)
@@ -185,8 +202,7 @@ def test_a_kit_check_gives_the_feedback_of_grader_check(student, kit, tmp_path):
     # (output folders of one length: the terminal output wraps the same way)
     with_kit = check([str(folder), "--kit", str(kit)], tmp_path / "a-kit", tmp_path,
                      without_reference=True)
-    with_tasks = check([str(folder), "--tasks", str(ROOT / "tasks")], tmp_path / "tasks",
-                       tmp_path)
+    with_tasks = check_here([str(folder), "--tasks", str(ROOT / "tasks")], tmp_path / "tasks")
     assert with_kit.returncode == with_tasks.returncode, with_kit.stderr
     assert_same_feedback(results_of(tmp_path / "a-kit", student),
                          results_of(tmp_path / "tasks", student))
@@ -206,7 +222,7 @@ def test_a_kit_names_the_same_mistakes_without_the_reference(function, mistake, 
     write_mistaken_student(folder, function, mistake)
     assert check([str(folder), "--kit", str(kit)], tmp_path / "kit", tmp_path,
                  without_reference=True).returncode == 1
-    check([str(folder), "--tasks", str(ROOT / "tasks")], tmp_path / "tasks", tmp_path)
+    check_here([str(folder), "--tasks", str(ROOT / "tasks")], tmp_path / "tasks")
     with_kit, with_tasks = (results_of(tmp_path / side, "student") for side in ("kit", "tasks"))
     assert with_kit["score"] < 57
     assert_same_feedback(with_kit, with_tasks)
@@ -214,11 +230,11 @@ def test_a_kit_names_the_same_mistakes_without_the_reference(function, mistake, 
 
 
 def test_a_kit_for_other_task_files_or_no_kit_at_all_is_refused_with_what_to_do(kit, tmp_path):
-    assert "no kit.json" in check(["--kit", str(tmp_path)], tmp_path / "o", tmp_path).stderr
+    assert "no kit.json" in check_here(["--kit", str(tmp_path)], tmp_path / "o").stderr
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "kit.json").write_text('{"format": "something else"}')
-    refused = check(["--kit", str(broken)], tmp_path / "o", tmp_path)
+    refused = check_here(["--kit", str(broken)], tmp_path / "o")
     assert refused.returncode == 2 and "not a kit of this grader" in refused.stderr
     with pytest.raises(KitError, match="ask for a new kit"):
         load_kit(broken)
@@ -245,66 +261,6 @@ def test_a_failing_random_tree_check_shows_the_smallest_of_the_kit_s_small_trees
     assert not own["shrunk"] and small["shrunk"]
     assert small["example"]["nodes"] < own["example"]["nodes"]
     assert small["example"]["aspect"] == own["example"]["aspect"] == "visits"
-
-
-def test_check_py_installs_the_kit_s_wheel_where_no_grader_is_and_runs_without_reference(
-        tmp_path_factory, tmp_path):
-    """The kit as a student gets it: a Python without the grader runs check.py, which installs
-    the kit's wheel (no ``reference/`` in it) into a virtual environment and checks there.
-    (The run's one kit of the course, installed once: ``kit_installed_once``; tests/test_wheel.py
-    looks into the same environment.)"""
-    import os
-    import zipfile
-    kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
-    wheel = list(kit.glob("*.whl"))
-    assert len(wheel) == 1
-    assert not [n for n in zipfile.ZipFile(wheel[0]).namelist() if n.startswith("reference")]
-    installed_once = kit_installed_once(tmp_path_factory)
-    environment = {**os.environ, "GRADER_CACHE_DIR": str(installed_once / "cache")}
-    environment.pop("PYTHONPATH", None)
-    assert subprocess.run([plain_python(), "-c", "import grader"], env=environment,
-                          cwd=tmp_path, capture_output=True).returncode != 0, \
-        "a Python without the grader"
-    stderr = (installed_once / "stderr.txt").read_text()
-    assert (installed_once / "returncode.txt").read_text() == "0", stderr
-    assert "installing the grader from the kit" in stderr
-    assert (installed_once / "stdout.txt").read_text().rstrip().endswith("Points: 57/57")
-    assert (installed_once / "out" / "korrekt" / "feedback.html").is_file()
-    installed = installed_once / "cache" / "kit-0.1.0" / "bin" / "python"
-    assert subprocess.run([installed, "-c", "import reference"], capture_output=True,
-                          cwd=tmp_path, env=environment).returncode != 0
-    refused = subprocess.run([installed, "-m", "grader.cli", "solve", ROOT / "tasks"],
-                             capture_output=True, text=True, cwd=tmp_path, env=environment)
-    assert refused.returncode == 2 and "only `grader check --kit" in refused.stderr
-    # The second run uses the environment made by the first; a faulty submission fails.
-    again = subprocess.run([plain_python(), kit / "check.py",
-                            ROOT / "submissions" / "ohne-alphabeta", "--out", tmp_path / "out"],
-                           cwd=tmp_path, env=environment, capture_output=True, text=True,
-                           timeout=300)
-    assert again.returncode == 1 and "installing" not in again.stderr
-
-
-def test_check_py_installs_with_the_student_s_pip_where_it_can_and_seeds_one_where_not(
-        tmp_path_factory, tmp_path):
-    """A Python with pip 22.3 or later installs the kit's environment from outside (``pip
-    --python``), so the environment has no pip of its own (the run's one, from
-    ``kit_installed_once``); a Python without pip gets an environment seeded with its own
-    (only the choice is run here: seeding pip costs some 8 CPU-seconds)."""
-    import os
-    import venv
-    kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    installed = kit_installed_once(tmp_path_factory) / "cache" / "kit-0.1.0" / "bin" / "python"
-    own_pip = subprocess.run([installed, "-I", "-c", "import pip"], capture_output=True,
-                             env=environment, cwd=tmp_path)
-    assert own_pip.returncode != 0, "the kit's environment was made without pip"
-    venv.EnvBuilder(with_pip=False).create(tmp_path / "no-pip")
-    chooses = "import runpy, sys; print(runpy.run_path(sys.argv[1])['outside_pip']())"
-    for python, outside in ((plain_python(), "True"),
-                            (tmp_path / "no-pip" / "bin" / "python", "False")):
-        done = subprocess.run([python, "-c", chooses, kit / "check.py"], capture_output=True,
-                              text=True, env=environment, cwd=tmp_path)
-        assert done.stdout.strip() == outside, (python, done.stdout, done.stderr)
 
 
 # -- what the kit holds: digests, and the facts every student can compute --------------------
@@ -394,129 +350,6 @@ def test_the_answer_files_hold_no_value_no_move_no_node_and_no_count(course, kit
             assert value not in names, (name, key, value)
             assert re.fullmatch(r"[A-Za-z0-9+/=]+", value) or value in mistakes \
                 or key in ("error", "$") or value in small, (name, key, value)
-
-
-def where(spec: dict, args) -> str:
-    """How the replay module recognises a call's game (``_where`` there)."""
-    rules = make_rules(spec)
-    nodes = getattr(rules, "nodes", None)
-    found = json.dumps(nodes, sort_keys=True) if nodes is not None \
-        else repr(rules.initial_state())
-    return json.dumps([found, list(args)])
-
-
-def harvest_item(answer) -> dict:
-    """What a student can take from one input's answer: a value (a number under "value", else
-    the first number anywhere), actions (every string or number, "action" first), the visits
-    (a list under "visits", else the longest list of strings anywhere), the nodes asked for
-    evaluate and utility, a whole reply ("returned")."""
-    if not isinstance(answer, dict):
-        return {}
-    found = list(plain_content(answer))
-    numbers = [v for _, v in found if isinstance(v, (int, float))]
-    lists = [v for k, v in found if isinstance(v, list) and k not in ("evaluate_calls",
-                                                                      "utility_calls")]
-    harvested = {"actions": [answer["action"]] if "action" in answer else []}
-    harvested["actions"] += [v for _, v in found if isinstance(v, (int, str))]
-    value = answer.get("value")
-    if isinstance(value, (int, float)) or (isinstance(value, list) and value
-                                          and all(isinstance(v, (int, float)) for v in value)):
-        harvested["value"] = value
-    elif numbers:
-        harvested["value"] = numbers[0]
-    visits = answer.get("visits")
-    harvested["visits"] = visits if isinstance(visits, list) and all(
-        isinstance(v, str) for v in visits) else max(lists, key=len, default=[])
-    for calls in ("evaluate_calls", "utility_calls"):
-        if isinstance(answer.get(calls), list):
-            harvested[calls] = answer[calls]
-    if "returned" in answer and not isinstance(answer["returned"], (str, dict)):
-        harvested["returned"] = answer["returned"]
-    return harvested
-
-
-def harvest(kit: Path, answers: dict | None = None) -> dict:
-    """A replay's table (``json.dumps([function, where])`` -> harvested answer) from what the
-    kit's files hold: the answers to its calls (found by the calls' keys, which a student
-    computes with the kit's wheel), the small trees' answers, and the pinned answers of the
-    course's checks; ``answers``: another answer file's content to harvest instead."""
-    files = kit_files(kit)
-    course = load_kit(kit).course
-    plan = Plan.of(course, only_visible=True)
-    held = answers if answers is not None else files["kit-answers.json.gz"]
-    table = {}
-
-    def keep(call, item, answer):
-        key = [call.function, item] if call.convention == "plain" \
-            else [call.function, where(item, call.args)]
-        table[json.dumps(key)] = harvest_item(answer)
-
-    for call in plan.calls:
-        for item, answer in zip(call.inputs(), held.get(AnswerCache.digest(call.key()), ())):
-            keep(call, item, answer)
-    checks = {check.id: check for check in plan.checks}
-    for check_id, entries in files["kit-small-trees.json.gz"].items():
-        for horizon, items, answers_of_items in entries:
-            call = next(c for c in plan.calls_of[check_id]
-                        if (c.args[0] if c.args else None) == horizon)
-            for item, answer in zip(items, answers_of_items):
-                keep(replace(call, items=(item,)), json.loads(item), answer)
-    for check in checks.values():     # an evaluate check's expect:, where a kit holds it
-        if check.kind == "evaluate" and check.option("expect") is not None:
-            table[json.dumps([check.function, [check.option("board"), check.option("player")]])] \
-                = {"value": check.option("expect")}
-    return table
-
-
-def write_replay(folder: Path, kit: Path, table: dict) -> Path:
-    """A submission of the course's modules whose functions replay ``table``."""
-    folder.mkdir(parents=True)
-    template = (DATA / "kit-replay" / "replay.py.txt").read_text()
-    (folder / "kit_replay.py").write_text(template.replace("__TABLE__", json.dumps(table)))
-    functions: dict = {}
-    for call in Plan.of(load_kit(kit).course, only_visible=True).calls:
-        functions.setdefault(call.module, {})[call.function] = call.convention
-    for module, conventions in functions.items():
-        lines = ["from kit_replay import replay_plain, replay_search", ""]
-        for function, convention in conventions.items():
-            if convention == "plain":
-                lines += [f"def {function}(*args):",
-                          f"    return replay_plain({function!r}, args)", ""]
-            else:
-                lines += [f"def {function}(game, state, *args):",
-                          f"    return replay_search({function!r}, game, state, args)", ""]
-        (folder / f"{module}.py").write_text("\n".join(lines))
-    return folder
-
-
-@pytest.mark.parametrize("tasks", ["tasks", "courses/vorlesung/tasks"])
-def test_a_replay_of_what_the_kit_files_hold_scores_nothing_through_the_kit(
-        tasks, tmp_path, tmp_path_factory):
-    """The kit's files read as a student reads them (zcat, JSON), everything that looks like a
-    value, an action, a visit list or a count harvested, and written into a submission without
-    a search that recognises each call's game, walks the harvested visits on the game object
-    and returns the harvested answers: through the kit it scores nothing.  The same replay of
-    the reference's plain answers (what a kit held before) scores nearly everything: the
-    replay works, the kit holds nothing to replay."""
-    course = load_course(ROOT / tasks)
-    # the run's one kit of the course, made by `grader kit` (tests/test_vorlesung.py reads what
-    # it said), which kept the reference's answers in the run's answer cache
-    kit, _ = kit_once(tmp_path_factory, f"kit-{Path(tasks).parent.name or 'tasks'}",
-                      ROOT / tasks)
-    book = AnswerBook.for_course(course)
-    plan = Plan.of(load_kit(kit).course, only_visible=True)
-    plain = json.loads(json.dumps({AnswerCache.digest(call.key()): book[call]
-                                   for call in plan.calls}))
-    scores = {}
-    for name, table in (("replay", harvest(kit)), ("plain", harvest(kit, plain))):
-        folder = write_replay(tmp_path / name, kit, table)
-        done = check([str(folder), "--kit", str(kit)], tmp_path / f"out-{name}", tmp_path,
-                     without_reference=True)
-        assert done.returncode in (0, 1), done.stderr
-        results = results_of(tmp_path / f"out-{name}", name)
-        scores[name] = (results["score"], sum(t["max_score"] for t in results["tests"]))
-    assert scores["replay"][0] == 0, scores
-    assert scores["plain"][0] >= 0.8 * scores["plain"][1], scores
 
 
 def test_a_kit_s_words_name_neither_the_reference_s_value_nor_its_count_nor_its_nodes(

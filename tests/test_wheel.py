@@ -193,7 +193,7 @@ def test_pip_installs_the_kit_and_the_reference_is_not_there(wheels, tmp_path,
                                                              tmp_path_factory):
     """The kit's wheel as check.py installs it with pip, with its dependencies, into a new
     virtual environment: the run's one such environment (``kit_installed_once``,
-    tests/test_kit.py runs check.py there), from the kit's wheel, which is this wheel."""
+    tests/test_kit_install.py runs check.py there), from the kit's wheel, which is this wheel."""
     kit, _ = kit_once(tmp_path_factory, "kit-tasks", ROOT / "tasks")
     (installed,) = kit.glob("*.whl")
     assert installed.read_bytes() == wheels[1].read_bytes()
