@@ -98,7 +98,7 @@ def test_solve_lists_every_function_of_the_course(capsys):
 
 
 def test_the_kit_says_which_checks_it_leaves_to_the_grading(tmp_path_factory):
-    # the run's one kit of the course (tests/test_kit.py replays what it holds)
+    # the run's one kit of the course (tests/test_kit_replay.py replays what it holds)
     _, stderr = kit_once(tmp_path_factory, "kit-vorlesung", COURSE / "tasks")
     said = " ".join(stderr.split())
     # the move-ordering check is judged with the reference's alpha-beta: not in the kit
