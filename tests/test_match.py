@@ -3,8 +3,10 @@ a baseline.
 
 The judge is tested without processes, on records of real series kept under
 ``tests/data/match/`` (played by ``grader.play.series`` from the bundled course
-``courses/spiel/``); the task file's errors at their lines; the course graded for real with
-``grader grade`` in the sandbox; and the self-check kit, which leaves match checks out.
+``courses/spiel/``); the task file's errors at their lines; the course's students graded for
+real with ``grader grade`` in the sandbox (its task file searched at depth 2:
+``tests/data/match/spiel-tiefe-2.yaml``); and the self-check kit, which leaves match checks
+out.
 No assertion depends on how fast the machine is: the limits are CPU seconds, and only the
 hanging student reaches one.
 """
@@ -274,7 +276,7 @@ def test_crashing_hanging_and_illegal_players_lose_with_their_reason_and_the_bat
     crashed = (out / "absturz" / "feedback.md").read_text(encoding="utf-8")
     assert "dein Spieler ist abgestürzt (exit status 3)" in crashed
     hung = (out / "endlos" / "feedback.md").read_text(encoding="utf-8")
-    assert "dein Spieler gab keinen Zug innerhalb von 1.0 s Rechenzeit" in hung
+    assert "dein Spieler gab keinen Zug innerhalb von 0.5 s Rechenzeit" in hung
     assert results["absturz"]["score"] == results["endlos"]["score"] == 0
     illegal = (out / "text" / "feedback.md").read_text(encoding="utf-8")
     assert ('dein Spieler zog "2", keinen erlaubten Zug: sein Typ ist str, die Züge des '
