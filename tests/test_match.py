@@ -338,10 +338,12 @@ def test_a_match_leaves_the_run_s_timeouts_as_it_found_them(spiel, child_script)
     from grader.play.series import play_series
     from grader.sandbox.run import SubmissionRun
     (series,) = Plan.of(spiel).series_of[spiel.tasks[0].checks[0].id]
-    series = replace(series, games=2, move_seconds=0.5, game_seconds=2.0)
+    # endlos never answers, so any limit is reached: each of its five timeouts below costs the
+    # limit in CPU time, 0.2 s
+    series = replace(series, games=2, move_seconds=0.2, game_seconds=2.0)
     call = Call("minimax", "alphabeta", "game", ('{"kind":"connect4","columns":4,"rows":4,'
                                                  '"connect":3,"board":"..../..../..../...."}',),
-                args=(2,), time_limit=0.5)
+                args=(2,), time_limit=0.2)
     with SubmissionRun(child_script, SPIEL / "submissions" / "endlos", 60) as run:
         record = play_series(series, run, name="endlos")
         assert [game["reason"] for game in record["games"]] == ["timeout", "timeout"]
