@@ -426,6 +426,27 @@ def test_a_million_member_tar_is_refused_at_the_member_limit(million_members, tm
     assert stats.decompressed == (MAX_ENTRIES + 1) * 512
 
 
+def test_a_tar_gz_of_several_gzip_members_is_unpacked_whole(tmp_path):
+    """gzip members may follow one another (``cat a.gz b.gz``, RFC 1952): the tar stream is
+    read across them, also where a member ends while a read is cut short (the reader once
+    went round for ever there), and where a read ends inside the next member's magic."""
+    files = {"minimax.py": b"def minimax(game, state):\n    return 0, None\n" * 40,
+             "notes.txt": bytes(range(256)) * 400}
+    tar = make_tar(tmp_path / "plain.tar", files).read_bytes()
+    # (where the tar stream is cut, the first member's compression level): stored, the first
+    # member of 65,507 bytes takes 65,535 in gzip, one byte short of the reader's 64 KiB
+    for cut, level in ((1024, 6), (1536, 6), (2048, 6), (65_507, 0)):
+        first = zlib.compressobj(level, zlib.DEFLATED, 31)
+        second = zlib.compressobj(6, zlib.DEFLATED, 31)
+        archive = tmp_path / f"members-{cut}.tar.gz"
+        archive.write_bytes(first.compress(tar[:cut]) + first.flush()
+                            + second.compress(tar[cut:]) + second.flush())
+        if level == 0:
+            assert archive.read_bytes()[(1 << 16) - 1:(1 << 16) + 1] == b"\x1f\x8b"
+        root = unpack(archive, tmp_path / f"out-{cut}", UnpackStats())
+        assert {path.name: path.read_bytes() for path in root.iterdir()} == files, cut
+
+
 def test_a_zip_with_too_many_members_is_refused_from_its_directory(tmp_path):
     archive = make_zip(tmp_path / "many.zip", {f"f{i}.py": b"" for i in range(2001)})
     stats = UnpackStats()
