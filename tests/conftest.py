@@ -214,11 +214,13 @@ def graded_examples(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def graded_spiel(tmp_path_factory):
-    """``grader grade`` on courses/spiel (a match and a rating task, seven students), once for
-    the whole run: tests/test_match.py and tests/test_rating_check.py read it."""
+    """``grader grade`` on courses/spiel's seven students with its task file searched at depth
+    2 (a match and a rating task: tests/data/match/spiel-tiefe-2.yaml, which says what else
+    differs and why the points are the course's), once for the whole run:
+    tests/test_match.py and tests/test_rating_check.py read it."""
     spiel = ROOT / "courses" / "spiel"
-    return grade_course_once(tmp_path_factory, "spiel-reports", spiel / "tasks",
-                             spiel / "submissions")
+    return grade_course_once(tmp_path_factory, "spiel-reports",
+                             DATA / "match" / "spiel-tiefe-2.yaml", spiel / "submissions")
 
 
 # -- a real browser for the HTML pages (Debian's chromium and chromium-driver) ----------------

@@ -21,6 +21,7 @@ from grader.cache import cache_dir, decode, dumps
 from grader.answers.book import AnswerBook
 from grader.batch import prepare
 from grader.cli import main
+from grader.grading import Plan
 from grader.tasks import TaskFileError, load_course
 
 from conftest import DATA, ROOT
@@ -298,9 +299,9 @@ def test_an_edited_task_file_takes_the_unchanged_calls_answers_from_its_earlier_
     alone come from the earlier version's file, the others (the random-tree check whose seed
     changed) are computed; each equals what the reference computes, in type and value."""
     kept, after = answered_then_edited(tmp_path, "seed: 2026,", "seed: 2027,")
-    plan = prepare(after, only_visible=True)[0]
-    changed = [call for call in plan.calls
-               if AnswerCache.digest(call.key()) not in kept.load()]
+    plan = Plan.of(after, only_visible=True)      # the calls, none of their answers computed
+    earlier = kept.load()                         # read and checked once, not once per call
+    changed = [call for call in plan.calls if AnswerCache.digest(call.key()) not in earlier]
     assert changed and len(changed) < len(plan.calls)
     with monkeypatch.context() as patched:
         computed = computing_counted(patched)

@@ -3,8 +3,10 @@ a baseline.
 
 The judge is tested without processes, on records of real series kept under
 ``tests/data/match/`` (played by ``grader.play.series`` from the bundled course
-``courses/spiel/``); the task file's errors at their lines; the course graded for real with
-``grader grade`` in the sandbox; and the self-check kit, which leaves match checks out.
+``courses/spiel/``); the task file's errors at their lines; the course's students graded for
+real with ``grader grade`` in the sandbox (its task file searched at depth 2:
+``tests/data/match/spiel-tiefe-2.yaml``); and the self-check kit, which leaves match checks
+out.
 No assertion depends on how fast the machine is: the limits are CPU seconds, and only the
 hanging student reaches one.
 """
@@ -274,7 +276,7 @@ def test_crashing_hanging_and_illegal_players_lose_with_their_reason_and_the_bat
     crashed = (out / "absturz" / "feedback.md").read_text(encoding="utf-8")
     assert "dein Spieler ist abgestürzt (exit status 3)" in crashed
     hung = (out / "endlos" / "feedback.md").read_text(encoding="utf-8")
-    assert "dein Spieler gab keinen Zug innerhalb von 1.0 s Rechenzeit" in hung
+    assert "dein Spieler gab keinen Zug innerhalb von 0.5 s Rechenzeit" in hung
     assert results["absturz"]["score"] == results["endlos"]["score"] == 0
     illegal = (out / "text" / "feedback.md").read_text(encoding="utf-8")
     assert ('dein Spieler zog "2", keinen erlaubten Zug: sein Typ ist str, die Züge des '
@@ -336,10 +338,12 @@ def test_a_match_leaves_the_run_s_timeouts_as_it_found_them(spiel, child_script)
     from grader.play.series import play_series
     from grader.sandbox.run import SubmissionRun
     (series,) = Plan.of(spiel).series_of[spiel.tasks[0].checks[0].id]
-    series = replace(series, games=2, move_seconds=0.5, game_seconds=2.0)
+    # endlos never answers, so any limit is reached: each of its five timeouts below costs the
+    # limit in CPU time, 0.2 s
+    series = replace(series, games=2, move_seconds=0.2, game_seconds=2.0)
     call = Call("minimax", "alphabeta", "game", ('{"kind":"connect4","columns":4,"rows":4,'
                                                  '"connect":3,"board":"..../..../..../...."}',),
-                args=(2,), time_limit=0.5)
+                args=(2,), time_limit=0.2)
     with SubmissionRun(child_script, SPIEL / "submissions" / "endlos", 60) as run:
         record = play_series(series, run, name="endlos")
         assert [game["reason"] for game in record["games"]] == ["timeout", "timeout"]

@@ -289,9 +289,12 @@ def test_the_command_stops_on_sigint_with_its_journal_and_resume_plays_the_rest(
     empty = tmp_path / "abgaben"
     empty.mkdir()
     out = tmp_path / "turnier"
+    # Five baselines, 20 matchups: enough that Ctrl-C comes while most are still to play.
+    # A sixth, alphabeta:4, cost two thirds of the command's CPU time (9.3 against 2.8 s for
+    # its 60 games against these 40) and adds nothing the assertions below look at.
     command = [sys.executable, "-m", "grader.cli", "tournament", "--tasks",
                str(TURNIER / "tasks"), "--submissions", str(empty), "--out", str(out),
-               "--baselines", "random,greedy,alphabeta:1,alphabeta:2,alphabeta:3,alphabeta:4",
+               "--baselines", "random,greedy,alphabeta:1,alphabeta:2,alphabeta:3",
                "--pairs", "2", "--jobs", "2"]
     # with Ctrl-C's default action: where the suite runs as a background job, its shell
     # started it with SIGINT ignored, which the command inherited and rightly kept
@@ -308,14 +311,14 @@ def test_the_command_stops_on_sigint_with_its_journal_and_resume_plays_the_rest(
     assert process.returncode == 130, err
     assert "--resume" in err
     kept = len(journal.read_text().splitlines()) - 1
-    assert 2 <= kept < 30                         # 15 matchups, 2 pairs each
+    assert 2 <= kept < 20                         # 10 pairings, 2 pairs each
     assert not (out / "leaderboard.html").exists()
     resumed = subprocess.run(command + ["--resume"], cwd=ROOT, capture_output=True,
                              text=True, timeout=600, env={**os.environ})
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{kept} of 30 matchups already played (--resume)" in resumed.stderr
+    assert f"{kept} of 20 matchups already played (--resume)" in resumed.stderr
     record = json.loads((out / "tournament.json").read_text())
-    assert record["complete"] and len(record["games"]) == 60
+    assert record["complete"] and len(record["games"]) == 40
     assert (out / "leaderboard.html").exists() and (out / "ratings.csv").exists()
 
 

@@ -240,17 +240,19 @@ def test_a_timeout_and_an_illegal_move_are_named_as_such(child_script):
             players[player.name] = ({k: v for k, v in player.describe().items()
                                      if k != "name"}, player)
         # the hanging player reaches its CPU limit per move; the others never think as long
+        # (random, and a player whose first move is illegal): 0.3 s, since each of the
+        # hanging player's forfeits costs the whole limit
         record, ratings = play_record(CONNECT4, players, opening=0,
-                                      limits=Limits(move_seconds=1.0, game_seconds=10.0))
+                                      limits=Limits(move_seconds=0.3, game_seconds=10.0))
     finally:
         hanging.close()
         illegal.close()
     board = tournament_files(record, ratings)["leaderboard.html"]
-    assert "endlos lost game 1 (round 1) against random: it gave no move within 1.0 s of " \
+    assert "endlos lost game 1 (round 1) against random: it gave no move within 0.3 s of " \
         "computing time" in board
     assert "regelwidrig lost game 4 (round 1) against random: it played 7, not a legal move " \
         "(legal: 0, 1, 2, 3, 4, 5, 6), at the first move." in board
-    assert "Thinking time: 1.0 s per move and 10.0 s per game (CPU seconds)." in board
+    assert "Thinking time: 0.3 s per move and 10.0 s per game (CPU seconds)." in board
 
 
 def test_the_leaderboard_marks_where_neighbours_are_told_apart():

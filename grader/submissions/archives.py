@@ -238,13 +238,18 @@ class _Stream:
         if not self.gzip:
             return self.handle.read(limit)
         while True:
-            if self.inflate.unconsumed_tail:
-                data = self.inflate.unconsumed_tail
-            elif self.inflate.eof:
+            # eof first: a member that ends while the output is limited keeps its last input
+            # as unconsumed_tail too (CPython 3.11), and feeding that again only appends it to
+            # unused_data, for ever
+            if self.inflate.eof:
                 data = self.inflate.unused_data or self.handle.read(CHUNK)
+                if len(data) < 2:       # a read may end between the next member's two magic bytes
+                    data += self.handle.read(CHUNK)
                 if not data.startswith(b"\x1f\x8b"):
                     return b""          # the end (or padding after it)
                 self.inflate = zlib.decompressobj(31)     # another gzip member follows
+            elif self.inflate.unconsumed_tail:
+                data = self.inflate.unconsumed_tail
             else:
                 data = self.handle.read(CHUNK)
                 if not data:
