@@ -352,3 +352,26 @@ def test_a_match_leaves_the_run_s_timeouts_as_it_found_them(spiel, child_script)
         record = play_series(series, run, name="endlos")    # and each game asks again
         assert [game["reason"] for game in record["games"]] == ["timeout", "timeout"]
         assert run.run_call(call).status == "after-timeout"  # what the run knew, kept
+
+
+def test_the_session_batch_s_task_file_is_the_course_s_but_for_depth_and_match_move_time():
+    """The session batch (``graded_spiel``) grades the course's students with
+    tests/data/match/spiel-tiefe-2.yaml instead of the course's own task file, to save CPU
+    time; what the tests above read of it stands for the course only while the two files set
+    the same tasks, checks, opponents, seeds and thresholds.  Only the search depth and a
+    match move's seconds may differ: an edit of the course that the copy does not follow
+    fails here."""
+    course, lighter = load_course(SPIEL / "tasks"), load_course(DATA / "spiel-tiefe-2.yaml")
+
+    def kept(task):
+        checks = tuple(replace(check, file="", line=0, options=tuple(
+            (name, value) for name, value in check.options
+            if not (check.kind == "match" and name == "move_seconds")))
+            for check in task.checks)
+        return replace(task, file="", line=0, depth=None, checks=checks)
+    assert [kept(task) for task in lighter.tasks] == [kept(task) for task in course.tasks]
+    assert {task.depth for task in lighter.tasks} == {2}
+    assert [dict(check.options)["move_seconds"] for task in lighter.tasks
+            for check in task.checks] == [0.5, 0.5]
+    assert replace(lighter, tasks=(), files=(), title="") == \
+        replace(course, tasks=(), files=(), title="")

@@ -2,8 +2,10 @@
 
 The judge is tested as a pure function on hand-made records (games whose results are chosen
 so that the ladder's outcome is known); the baselines' round robin played for real and kept
-in the answer cache; the task file's errors at their lines; and the bundled course
-``courses/spiel/`` graded for real with ``grader grade`` in the sandbox.  No assertion
+in the answer cache; the task file's errors at their lines; and the students of the bundled
+course ``courses/spiel/`` graded for real with ``grader grade`` in the sandbox (the session
+batch, with its task file searched at depth 2: ``tests/data/match/spiel-tiefe-2.yaml``, which
+tests/test_match.py holds to the course's).  No assertion
 depends on how fast the machine is.
 """
 
