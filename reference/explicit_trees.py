@@ -55,6 +55,18 @@ class ExplicitTree:
         labels = node.get("actions")
         return zip(labels, children) if labels else zip(children, children)
 
+    def ended(self, name, node: dict) -> float:
+        """The value of a node the search stops at, from the root player's view, logged as
+        the recording game logs it: ``utility`` at a leaf, ``evaluate`` (its ``eval``, 0 if
+        none) at the horizon."""
+        if node.get("children"):
+            self.evaluate_calls.append(name)
+            value = node.get("eval") or 0
+        else:
+            self.utility_calls.append(name)
+            value = node["value"]
+        return value if self.max_view else -value
+
     def log(self) -> dict:
         """The log as ``RecordingGame.visit_log`` gives it for a single search from the root."""
         return {"visits": list(self.visits), "utility_calls": list(self.utility_calls),
@@ -63,22 +75,15 @@ class ExplicitTree:
 
 def minimax(tree: ExplicitTree, depth=None):
     """``minimax.minimax`` on ``tree``: ``(value, action)``, the log in ``tree``."""
-    nodes, cycle, turns, max_view = tree.nodes, tree.cycle, len(tree.cycle), tree.max_view
-    visit, utility_calls, evaluate_calls = (tree.visits.append, tree.utility_calls.append,
-                                            tree.evaluate_calls.append)
+    nodes, cycle, turns, visit, ended = (tree.nodes, tree.cycle, len(tree.cycle),
+                                         tree.visits.append, tree.ended)
     player = cycle[0]
 
     def value_of(name, ply, remaining):
         visit(name)
         node = nodes[name]
-        if not node.get("children"):
-            utility_calls(name)
-            value = node["value"]
-            return (value if max_view else -value), None
-        if remaining == 0:
-            evaluate_calls(name)
-            value = node.get("eval") or 0
-            return (value if max_view else -value), None
+        if remaining == 0 or not node.get("children"):
+            return ended(name, node), None
         maximising = cycle[ply % turns] == player
         best, best_action = (-inf if maximising else inf), None
         less = None if remaining is None else remaining - 1
@@ -93,22 +98,15 @@ def minimax(tree: ExplicitTree, depth=None):
 
 def alphabeta(tree: ExplicitTree, depth=None, prune_on_equality=True):
     """``minimax.alphabeta`` (fail-soft, no move orders, the depth as horizon) on ``tree``."""
-    nodes, cycle, turns, max_view = tree.nodes, tree.cycle, len(tree.cycle), tree.max_view
-    visit, utility_calls, evaluate_calls = (tree.visits.append, tree.utility_calls.append,
-                                            tree.evaluate_calls.append)
+    nodes, cycle, turns, visit, ended = (tree.nodes, tree.cycle, len(tree.cycle),
+                                         tree.visits.append, tree.ended)
     player = cycle[0]
 
     def value_of(name, alpha, beta, ply):
         visit(name)
         node = nodes[name]
-        if not node.get("children"):
-            utility_calls(name)
-            value = node["value"]
-            return (value if max_view else -value), None
-        if depth is not None and ply >= depth:
-            evaluate_calls(name)
-            value = node.get("eval") or 0
-            return (value if max_view else -value), None
+        if (depth is not None and ply >= depth) or not node.get("children"):
+            return ended(name, node), None
         maximising = cycle[ply % turns] == player
         best, best_action = (-inf if maximising else inf), None
         for action, child in tree.edges(node):
@@ -130,21 +128,14 @@ def alphabeta(tree: ExplicitTree, depth=None, prune_on_equality=True):
 
 def negamax(tree: ExplicitTree, depth=None):
     """``minimax.negamax`` on ``tree``: the sign flips where the player to move changes."""
-    nodes, cycle, turns, max_view = tree.nodes, tree.cycle, len(tree.cycle), tree.max_view
-    visit, utility_calls, evaluate_calls = (tree.visits.append, tree.utility_calls.append,
-                                            tree.evaluate_calls.append)
+    nodes, cycle, turns, visit, ended = (tree.nodes, tree.cycle, len(tree.cycle),
+                                         tree.visits.append, tree.ended)
 
     def value_of(name, ply, sign, remaining):
         visit(name)
         node = nodes[name]
-        if not node.get("children"):
-            utility_calls(name)
-            value = node["value"]
-            return sign * (value if max_view else -value), None
-        if remaining == 0:
-            evaluate_calls(name)
-            value = node.get("eval") or 0
-            return sign * (value if max_view else -value), None
+        if remaining == 0 or not node.get("children"):
+            return sign * ended(name, node), None
         mover = cycle[ply % turns]
         best, best_action = -inf, None
         less = None if remaining is None else remaining - 1
